@@ -1,0 +1,3 @@
+fn main() {
+    lalrpop::process_src().expect("the Rex grammar must compile");
+}

@@ -1,0 +1,144 @@
+//! Diagnostics: values, never panics. Each carries a stable code, a category and structured
+//! data that tools (quick fixes, agents) read instead of parsing the message.
+
+use crate::span::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    Syntax,
+    Name,
+    Type,
+    Module,
+    Hole,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Syntax => "syntax",
+            Category::Name => "name",
+            Category::Type => "type",
+            Category::Module => "module",
+            Category::Hole => "hole",
+        }
+    }
+}
+
+/// Stable diagnostic codes. The numeric code never changes meaning once published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// A token the grammar cannot accept here.
+    UnexpectedToken,
+    /// The input ended where more was expected.
+    UnexpectedEof,
+    /// A character that starts no token.
+    InvalidCharacter,
+    /// A string literal without its closing quote.
+    UnterminatedString,
+    /// A `{-` comment without its closing `-}`.
+    UnterminatedComment,
+    /// An unknown escape sequence in a string literal.
+    InvalidEscape,
+    /// Brackets or expressions nested beyond the parser's limit.
+    NestingTooDeep,
+    /// A numeric literal that does not fit any type.
+    LiteralOutOfRange,
+    /// More than one top-level result expression, or one that is not last.
+    MisplacedExpression,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::UnexpectedToken => "E0101",
+            Code::UnexpectedEof => "E0102",
+            Code::InvalidCharacter => "E0103",
+            Code::UnterminatedString => "E0104",
+            Code::UnterminatedComment => "E0105",
+            Code::InvalidEscape => "E0106",
+            Code::NestingTooDeep => "E0107",
+            Code::LiteralOutOfRange => "E0108",
+            Code::MisplacedExpression => "E0109",
+        }
+    }
+
+    pub fn category(self) -> Category {
+        Category::Syntax
+    }
+}
+
+/// Structured facts about a diagnostic, for tools.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiagnosticData {
+    None,
+    /// The parser met `found` where one of `expected` (token descriptions) could stand.
+    UnexpectedToken {
+        found: String,
+        expected: Vec<String>,
+        /// Byte spans of the tokens the parser skipped to recover.
+        skipped: Vec<Span>,
+    },
+    /// The parser reached the end of an item while `expected` was still needed.
+    UnexpectedEof {
+        expected: Vec<String>,
+    },
+    NestingTooDeep {
+        limit: usize,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub category: Category,
+    pub message: String,
+    pub span: Span,
+    pub notes: Vec<String>,
+    pub data: DiagnosticData,
+}
+
+impl Diagnostic {
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            category: code.category(),
+            message: message.into(),
+            span,
+            notes: Vec::new(),
+            data: DiagnosticData::None,
+        }
+    }
+
+    pub fn with_data(mut self, data: DiagnosticData) -> Diagnostic {
+        self.data = data;
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}

@@ -1,0 +1,13 @@
+//! Text to syntax trees: lexing, layout (item splitting), parsing with total recovery.
+
+pub mod ast;
+pub mod builder;
+pub mod layout;
+pub mod lexer;
+pub mod parser;
+pub mod token;
+
+#[allow(clippy::all, unused_parens, unused_imports)]
+mod grammar {
+    include!(concat!(env!("OUT_DIR"), "/syntax/grammar.rs"));
+}
