@@ -252,6 +252,6 @@ mod tests {
             unescape(r#""a\n\"b\q""#, |s, e| bad.push((s, e))),
             "a\n\"b\\q"
         );
-        assert_eq!(bad, vec![(6, 8)]);
+        assert_eq!(bad, vec![(7, 9)]);
     }
 }
