@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod line_index;
 pub mod span;
 pub mod syntax;
+pub mod types;
 
 pub use diagnostic::{Category, Code, Diagnostic, DiagnosticData, Severity};
 pub use line_index::{LineIndex, Position};

@@ -1,0 +1,190 @@
+//! Unification over `ena` tables. `Unknown` is consistent with every type (gradual typing
+//! of marked nodes), so it unifies with anything without binding.
+
+use ena::unify::{EqUnifyValue, InPlaceUnificationTable, UnifyKey};
+
+use super::ty::{Ty, TyVar};
+
+impl UnifyKey for TyVar {
+    type Value = Option<Ty>;
+    fn index(&self) -> u32 {
+        self.0
+    }
+    fn from_index(i: u32) -> TyVar {
+        TyVar(i)
+    }
+    fn tag() -> &'static str {
+        "TyVar"
+    }
+}
+
+impl EqUnifyValue for Ty {}
+
+/// Why two types failed to unify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnifyError {
+    Mismatch,
+    /// The variable occurs in the type it would be bound to (an infinite type).
+    Occurs,
+}
+
+#[derive(Default)]
+pub struct Unifier {
+    table: InPlaceUnificationTable<TyVar>,
+}
+
+pub type Snapshot = ena::unify::Snapshot<ena::unify::InPlace<TyVar>>;
+
+impl Unifier {
+    pub fn new() -> Unifier {
+        Unifier::default()
+    }
+
+    pub fn fresh(&mut self) -> Ty {
+        Ty::Var(self.table.new_key(None))
+    }
+
+    pub fn fresh_var(&mut self) -> TyVar {
+        self.table.new_key(None)
+    }
+
+    pub fn snapshot(&mut self) -> Snapshot {
+        self.table.snapshot()
+    }
+
+    pub fn rollback_to(&mut self, s: Snapshot) {
+        self.table.rollback_to(s)
+    }
+
+    pub fn commit(&mut self, s: Snapshot) {
+        self.table.commit(s)
+    }
+
+    /// Follows bound variables at the top of `t`.
+    pub fn shallow(&mut self, t: &Ty) -> Ty {
+        let mut t = t.clone();
+        while let Ty::Var(v) = t {
+            match self.table.probe_value(v) {
+                Some(bound) => t = bound,
+                None => return Ty::Var(self.table.find(v)),
+            }
+        }
+        t
+    }
+
+    /// Resolves every bound variable in `t` (unbound ones become their representative).
+    pub fn zonk(&mut self, t: &Ty) -> Ty {
+        t.map(&mut |t| match t {
+            Ty::Var(_) => {
+                let s = self.shallow(t);
+                match s {
+                    Ty::Var(_) => Some(s),
+                    other => Some(self.zonk(&other)),
+                }
+            }
+            _ => None,
+        })
+    }
+
+    pub fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), UnifyError> {
+        let a = self.shallow(a);
+        let b = self.shallow(b);
+        match (&a, &b) {
+            (Ty::Unknown, _) | (_, Ty::Unknown) => Ok(()),
+            (Ty::Var(x), Ty::Var(y)) => {
+                // Both are unbound here, so their values cannot conflict.
+                self.table
+                    .unify_var_var(*x, *y)
+                    .map_err(|_| UnifyError::Mismatch)
+            }
+            (Ty::Var(v), t) | (t, Ty::Var(v)) => self.bind(*v, t),
+            (Ty::Con(x), Ty::Con(y)) if x == y => Ok(()),
+            (Ty::Rigid(x), Ty::Rigid(y)) if x == y => Ok(()),
+            (Ty::Gen(x), Ty::Gen(y)) if x == y => Ok(()),
+            (Ty::App(f1, a1), Ty::App(f2, a2)) | (Ty::Fun(f1, a1), Ty::Fun(f2, a2)) => {
+                self.unify(f1, f2)?;
+                self.unify(a1, a2)
+            }
+            (Ty::Tuple(xs), Ty::Tuple(ys)) if xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(x, y)?;
+                }
+                Ok(())
+            }
+            (Ty::Record(xs), Ty::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
+            {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(&x.1, &y.1)?;
+                }
+                Ok(())
+            }
+            // A record literal may be used as a dictionary whose values share one type.
+            (Ty::Record(fields), dict @ Ty::App(..)) | (dict @ Ty::App(..), Ty::Record(fields))
+                if dict.head_name() == Some("Dict") =>
+            {
+                let (_, args) = dict.spine();
+                let elem = args.first().map(|t| (*t).clone()).unwrap_or(Ty::Unknown);
+                for (_, t) in fields {
+                    self.unify(t, &elem)?;
+                }
+                Ok(())
+            }
+            _ => Err(UnifyError::Mismatch),
+        }
+    }
+
+    fn bind(&mut self, v: TyVar, t: &Ty) -> Result<(), UnifyError> {
+        let t = self.zonk(t);
+        let mut occurs = false;
+        t.visit(&mut |inner| occurs |= matches!(inner, Ty::Var(w) if *w == v));
+        if occurs {
+            return Err(UnifyError::Occurs);
+        }
+        self.table
+            .unify_var_value(v, Some(t))
+            .map_err(|_| UnifyError::Mismatch)
+    }
+
+    /// Unifies, undoing every binding if it fails.
+    pub fn try_unify(&mut self, a: &Ty, b: &Ty) -> Result<(), UnifyError> {
+        let snap = self.snapshot();
+        match self.unify(a, b) {
+            Ok(()) => {
+                self.commit(snap);
+                Ok(())
+            }
+            Err(e) => {
+                self.rollback_to(snap);
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unifies_higher_kinded_applications() {
+        let mut u = Unifier::new();
+        let f = u.fresh();
+        let a = u.fresh();
+        let fa = Ty::app(f.clone(), a.clone());
+        let list_i32 = Ty::con_app("List", vec![Ty::con("i32")]);
+        u.unify(&fa, &list_i32).unwrap();
+        assert_eq!(u.zonk(&f), Ty::con("List"));
+        assert_eq!(u.zonk(&a), Ty::con("i32"));
+    }
+
+    #[test]
+    fn occurs_check_and_unknown() {
+        let mut u = Unifier::new();
+        let a = u.fresh();
+        let list_a = Ty::con_app("List", vec![a.clone()]);
+        assert_eq!(u.unify(&a, &list_a), Err(UnifyError::Occurs));
+        assert!(u.unify(&Ty::Unknown, &Ty::con("i32")).is_ok());
+        assert!(u.try_unify(&Ty::con("bool"), &Ty::con("i32")).is_err());
+    }
+}
