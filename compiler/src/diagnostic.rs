@@ -62,6 +62,28 @@ pub enum Code {
     LiteralOutOfRange,
     /// More than one top-level result expression, or one that is not last.
     MisplacedExpression,
+    UnknownName,
+    UnknownType,
+    UnknownClass,
+    UnknownConstructor,
+    DuplicateDefinition,
+    TypeMismatch,
+    NotAFunction,
+    ConstructorArity,
+    MissingInstance,
+    AmbiguousType,
+    NonExhaustiveMatch,
+    FieldNotAvailable,
+    InfiniteType,
+    OverlappingInstances,
+    KindArity,
+    InstanceMethod,
+    SignatureNotFunction,
+    RecursionLimit,
+    ModuleNotFound,
+    MissingExport,
+    ImportConflict,
+    UnknownModule,
 }
 
 impl Code {
@@ -76,11 +98,39 @@ impl Code {
             Code::NestingTooDeep => "E0107",
             Code::LiteralOutOfRange => "E0108",
             Code::MisplacedExpression => "E0109",
+            Code::UnknownName => "E0201",
+            Code::UnknownType => "E0202",
+            Code::UnknownClass => "E0203",
+            Code::UnknownConstructor => "E0204",
+            Code::DuplicateDefinition => "E0205",
+            Code::TypeMismatch => "E0301",
+            Code::NotAFunction => "E0302",
+            Code::ConstructorArity => "E0303",
+            Code::MissingInstance => "E0304",
+            Code::AmbiguousType => "E0305",
+            Code::NonExhaustiveMatch => "E0306",
+            Code::FieldNotAvailable => "E0307",
+            Code::InfiniteType => "E0308",
+            Code::OverlappingInstances => "E0309",
+            Code::KindArity => "E0310",
+            Code::InstanceMethod => "E0311",
+            Code::SignatureNotFunction => "E0312",
+            Code::RecursionLimit => "E0313",
+            Code::ModuleNotFound => "E0401",
+            Code::MissingExport => "E0402",
+            Code::ImportConflict => "E0403",
+            Code::UnknownModule => "E0404",
         }
     }
 
     pub fn category(self) -> Category {
-        Category::Syntax
+        let code = self.as_str();
+        match &code[..3] {
+            "E01" => Category::Syntax,
+            "E02" => Category::Name,
+            "E03" => Category::Type,
+            _ => Category::Module,
+        }
     }
 }
 
@@ -101,6 +151,42 @@ pub enum DiagnosticData {
     },
     NestingTooDeep {
         limit: usize,
+    },
+    /// A name that is not in scope, with near-miss names that are.
+    UnknownName {
+        name: String,
+        candidates: Vec<String>,
+    },
+    /// `expected` and `found` are printed types.
+    TypeMismatch {
+        expected: String,
+        found: String,
+    },
+    NotAFunction {
+        found: String,
+    },
+    MissingInstance {
+        class: String,
+        types: Vec<String>,
+    },
+    AmbiguousType {
+        constraint: String,
+    },
+    /// Constructors a `match` does not cover.
+    NonExhaustiveMatch {
+        missing: Vec<String>,
+    },
+    FieldNotAvailable {
+        field: String,
+        ty: String,
+    },
+    ConstructorArity {
+        name: String,
+        expected: usize,
+        found: usize,
+    },
+    Module {
+        path: String,
     },
 }
 

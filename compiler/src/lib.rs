@@ -1,6 +1,7 @@
 //! The Rex language: text -> tokens -> syntax trees -> names -> types -> values.
 //! A pure library (no I/O) that builds for wasm32 and owns the salsa database.
 
+pub mod check;
 pub mod db;
 pub mod diagnostic;
 pub mod line_index;

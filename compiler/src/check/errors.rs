@@ -1,0 +1,208 @@
+//! Constructors of name, type and module diagnostics, with their structured data.
+
+use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
+use crate::span::Span;
+
+/// A checker diagnostic. Spans are relative to the item being checked until collected.
+pub type TypeDiag = Diagnostic;
+
+pub struct Diag;
+
+impl Diag {
+    pub fn unknown_name(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
+        let mut msg = format!("`{name}` is not defined");
+        if let Some(best) = candidates.first() {
+            msg.push_str(&format!("; did you mean `{best}`?"));
+        }
+        Diagnostic::error(Code::UnknownName, span, msg).with_data(DiagnosticData::UnknownName {
+            name: name.to_string(),
+            candidates,
+        })
+    }
+
+    pub fn mismatch(expected: String, found: String, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::TypeMismatch,
+            span,
+            format!("expected `{expected}`, found `{found}`"),
+        )
+        .with_data(DiagnosticData::TypeMismatch { expected, found })
+    }
+
+    pub fn infinite(expected: String, found: String, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::InfiniteType,
+            span,
+            format!("`{found}` and `{expected}` would make an infinite type"),
+        )
+        .with_data(DiagnosticData::TypeMismatch { expected, found })
+    }
+
+    pub fn not_a_function(found: String, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::NotAFunction,
+            span,
+            format!("this has type `{found}`, which is not a function, but it is applied to an argument"),
+        )
+        .with_data(DiagnosticData::NotAFunction { found })
+    }
+
+    pub fn missing_instance(class: &str, types: Vec<String>, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::MissingInstance,
+            span,
+            format!("no instance `{class} {}`", types.join(" ")),
+        )
+        .with_data(DiagnosticData::MissingInstance {
+            class: class.to_string(),
+            types,
+        })
+    }
+
+    pub fn ambiguous(constraint: String, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::AmbiguousType,
+            span,
+            format!("ambiguous type: nothing fixes the type in `{constraint}`; add an annotation (`e is T`)"),
+        )
+        .with_data(DiagnosticData::AmbiguousType { constraint })
+    }
+
+    pub fn non_exhaustive(missing: Vec<String>, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::NonExhaustiveMatch,
+            span,
+            format!(
+                "this match does not cover {}",
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .with_data(DiagnosticData::NonExhaustiveMatch { missing })
+    }
+
+    pub fn field(field: &str, ty: String, why: &str, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::FieldNotAvailable,
+            span,
+            format!("field `{field}` is not definitely available on `{ty}`{why}"),
+        )
+        .with_data(DiagnosticData::FieldNotAvailable {
+            field: field.to_string(),
+            ty,
+        })
+    }
+
+    pub fn ctor_arity(name: &str, expected: usize, found: usize, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::ConstructorArity,
+            span,
+            format!(
+                "constructor `{name}` takes {expected} argument(s) but the pattern gives {found}"
+            ),
+        )
+        .with_data(DiagnosticData::ConstructorArity {
+            name: name.to_string(),
+            expected,
+            found,
+        })
+    }
+
+    pub fn simple(code: Code, span: Span, msg: impl Into<String>) -> TypeDiag {
+        Diagnostic::error(code, span, msg)
+    }
+}
+
+impl Diag {
+    pub fn unknown_type(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
+        Diagnostic::error(Code::UnknownType, span, format!("unknown type `{name}`")).with_data(
+            DiagnosticData::UnknownName {
+                name: name.to_string(),
+                candidates,
+            },
+        )
+    }
+}
+
+/// Shorthands used by type lowering.
+pub trait LoweringDiags {
+    fn unknown_module(alias: &str, span: Span) -> TypeDiag;
+    fn unknown_type(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag;
+    fn unknown_class(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag;
+    fn type_arity(name: &str, arity: usize, found: usize, span: Span) -> TypeDiag;
+    fn class_arity(name: &str, arity: usize, found: usize, span: Span) -> TypeDiag;
+}
+
+impl LoweringDiags for TypeDiag {
+    fn unknown_module(alias: &str, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::UnknownModule,
+            span,
+            format!("`{alias}` is not an imported module"),
+        )
+        .with_data(DiagnosticData::Module {
+            path: alias.to_string(),
+        })
+    }
+    fn unknown_type(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
+        Diag::unknown_type(name, candidates, span)
+    }
+    fn unknown_class(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
+        Diagnostic::error(Code::UnknownClass, span, format!("unknown class `{name}`")).with_data(
+            DiagnosticData::UnknownName {
+                name: name.to_string(),
+                candidates,
+            },
+        )
+    }
+    fn type_arity(name: &str, arity: usize, found: usize, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::KindArity,
+            span,
+            format!("type `{name}` takes {arity} argument(s), given {found}"),
+        )
+    }
+    fn class_arity(name: &str, arity: usize, found: usize, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::KindArity,
+            span,
+            format!("class `{name}` takes {arity} type(s), given {found}"),
+        )
+    }
+}
+
+/// Names within a small edit distance of `name`, closest first.
+pub fn near_misses<'a>(name: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let limit = if name.len() <= 3 { 1 } else { 2 };
+    let mut scored: Vec<(usize, String)> = pool
+        .filter(|c| *c != name)
+        .filter_map(|c| {
+            let d = edit_distance(name, c);
+            (d <= limit).then(|| (d, c.to_string()))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().map(|(_, c)| c).take(5).collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > 2 {
+        return 3;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
