@@ -1,7 +1,14 @@
-//! The salsa database: source files are inputs, every analysis is a tracked query.
+//! The salsa database: source files are inputs, every analysis is a tracked query, cut
+//! per top-level item so that an edit re-checks only what it touches.
 
+use crate::check::{check_item, Env, ItemRef, ItemTypes};
 use crate::diagnostic::Diagnostic;
+use crate::syntax::ast::Item;
 use crate::syntax::parser::{parse_text, ParsedFile};
+
+/// The prelude's source, embedded at build time.
+pub const PRELUDE_SOURCE: &str = include_str!("../../stdlib/prelude.rex");
+pub const PRELUDE_PATH: &str = "<prelude>";
 
 /// A source file: its path (for messages and module resolution) and text.
 #[salsa::input(debug)]
@@ -12,34 +19,182 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// The prelude file every program sees.
+#[salsa::input(debug)]
+pub struct Prelude {
+    #[returns(copy)]
+    pub file: SourceFile,
+}
+
+/// One top-level item of a file, by position.
+#[salsa::interned(debug)]
+pub struct ItemKey<'db> {
+    #[returns(copy)]
+    pub file: SourceFile,
+    #[returns(copy)]
+    pub index: u32,
+}
+
 /// The syntax tree of a file and its syntax diagnostics.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
     parse_text(file.text(db))
 }
 
-/// Every diagnostic of a file, in source order.
+/// One item's syntax (item-relative spans): equal after edits elsewhere, so queries that
+/// read it are reused.
 #[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    parse(db, file).diagnostics.clone()
+pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Option<Item> {
+    parse(db, key.file(db))
+        .items
+        .get(key.index(db) as usize)
+        .cloned()
+}
+
+/// The environment of declarations (prelude + file), built from signatures alone.
+#[salsa::tracked(returns(ref))]
+pub fn program_env(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> Env {
+    let prelude_items = &parse(db, prelude.file(db)).items;
+    let items = &parse(db, file).items;
+    Env::build(prelude_items, items)
+}
+
+/// Types, marks and holes of one item.
+#[salsa::tracked(returns(ref))]
+pub fn item_types<'db>(
+    db: &'db dyn salsa::Database,
+    prelude: Prelude,
+    key: ItemKey<'db>,
+) -> ItemTypes {
+    let Some(item) = item_syntax(db, key) else {
+        return ItemTypes::default();
+    };
+    let env = program_env(db, prelude, key.file(db));
+    let at = ItemRef {
+        prelude: false,
+        index: key.index(db),
+    };
+    check_item(env, item, at)
+}
+
+/// Every diagnostic of a file (syntax, declarations, items), absolute spans, source order.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    file: SourceFile,
+) -> Vec<Diagnostic> {
+    let parsed = parse(db, file);
+    let mut out = parsed.diagnostics.clone();
+    let env = program_env(db, prelude, file);
+    for (index, d) in &env.diagnostics {
+        if let Some(item) = parsed.items.get(*index as usize) {
+            let mut d = d.clone();
+            d.span = item.abs(d.span);
+            out.push(d);
+        }
+    }
+    for (index, item) in parsed.items.iter().enumerate() {
+        let key = ItemKey::new(db, file, index as u32);
+        for d in &item_types(db, prelude, key).diagnostics {
+            let mut d = d.clone();
+            d.span = item.abs(d.span);
+            out.push(d);
+        }
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end));
+    out
 }
 
 /// The database every front door (CLI, LSP, playground) holds one of.
 #[salsa::db]
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct Database {
     storage: salsa::Storage<Self>,
+    prelude: Option<Prelude>,
 }
 
 #[salsa::db]
 impl salsa::Database for Database {}
 
+impl Default for Database {
+    fn default() -> Self {
+        Database::new()
+    }
+}
+
 impl Database {
     pub fn new() -> Database {
-        Database::default()
+        let mut db = Database {
+            storage: salsa::Storage::default(),
+            prelude: None,
+        };
+        let file = SourceFile::new(&db, PRELUDE_PATH.to_string(), PRELUDE_SOURCE.to_string());
+        db.prelude = Some(Prelude::new(&db, file));
+        db
+    }
+
+    pub fn prelude(&self) -> Prelude {
+        self.prelude
+            .expect("the database is created with its prelude")
     }
 
     pub fn add_file(&self, path: impl Into<String>, text: impl Into<String>) -> SourceFile {
         SourceFile::new(self, path.into(), text.into())
     }
+
+    /// Every diagnostic of `file`.
+    pub fn diagnostics(&self, file: SourceFile) -> &[Diagnostic] {
+        file_diagnostics(self, self.prelude(), file)
+    }
+}
+
+/// Errors in the prelude itself (it is checked as its own program; natives are holes, so
+/// hole information is left out). A correct build has none.
+#[salsa::tracked(returns(ref))]
+pub fn prelude_errors(db: &dyn salsa::Database, prelude: Prelude) -> Vec<Diagnostic> {
+    let parsed = parse(db, prelude.file(db));
+    let env = Env::build(&parsed.items, &[]);
+    let mut out = parsed.diagnostics.clone();
+    let mut push = |index: usize, d: &Diagnostic| {
+        if d.is_error() {
+            let mut d = d.clone();
+            d.span = parsed.items[index].abs(d.span);
+            out.push(d);
+        }
+    };
+    for (index, d) in &env.prelude_diagnostics {
+        push(*index as usize, d);
+    }
+    for (index, item) in parsed.items.iter().enumerate() {
+        let at = ItemRef {
+            prelude: true,
+            index: index as u32,
+        };
+        for d in &check_item(&env, item, at).diagnostics {
+            push(index, d);
+        }
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end));
+    out
+}
+
+/// Every hole of a file with its expected type and context (absolute spans).
+#[salsa::tracked(returns(ref))]
+pub fn file_holes(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    file: SourceFile,
+) -> Vec<crate::check::HoleInfo> {
+    let parsed = parse(db, file);
+    let mut out = Vec::new();
+    for (index, item) in parsed.items.iter().enumerate() {
+        let key = ItemKey::new(db, file, index as u32);
+        for h in &item_types(db, prelude, key).holes {
+            let mut h = h.clone();
+            h.span = item.abs(h.span);
+            out.push(h);
+        }
+    }
+    out
 }

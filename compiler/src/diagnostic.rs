@@ -84,6 +84,8 @@ pub enum Code {
     MissingExport,
     ImportConflict,
     UnknownModule,
+    /// Information: a typed hole and its expected type.
+    HoleInfo,
 }
 
 impl Code {
@@ -120,12 +122,14 @@ impl Code {
             Code::MissingExport => "E0402",
             Code::ImportConflict => "E0403",
             Code::UnknownModule => "E0404",
+            Code::HoleInfo => "I0001",
         }
     }
 
     pub fn category(self) -> Category {
         let code = self.as_str();
         match &code[..3] {
+            "I00" => Category::Hole,
             "E01" => Category::Syntax,
             "E02" => Category::Name,
             "E03" => Category::Type,
@@ -135,7 +139,7 @@ impl Code {
 }
 
 /// Structured facts about a diagnostic, for tools.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DiagnosticData {
     None,
     /// The parser met `found` where one of `expected` (token descriptions) could stand.
@@ -190,7 +194,7 @@ pub enum DiagnosticData {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,

@@ -148,6 +148,7 @@ impl Env {
             b.define_instances(is_prelude, items);
         }
         b.check_overlap();
+        b.report_imports(user);
         env
     }
 }
@@ -592,6 +593,37 @@ impl EnvBuilder<'_> {
                 context,
                 origin: at,
             });
+        }
+    }
+
+    /// Module loading is not implemented yet: every import is reported as unresolved.
+    fn report_imports(&mut self, items: &[Item]) {
+        for (i, item) in items.iter().enumerate() {
+            if let ItemKind::Import(decl) = &item.kind {
+                let path: Vec<&str> = decl.path.iter().map(|n| n.text.as_str()).collect();
+                let span = match (decl.path.first(), decl.path.last()) {
+                    (Some(f), Some(l)) => f.span.cover(l.span),
+                    _ => item.span,
+                };
+                let d = crate::diagnostic::Diagnostic::error(
+                    Code::ModuleNotFound,
+                    span,
+                    format!(
+                        "module `{}` cannot be loaded (module imports are not supported yet)",
+                        path.join(".")
+                    ),
+                )
+                .with_data(crate::diagnostic::DiagnosticData::Module {
+                    path: path.join("."),
+                });
+                self.report(
+                    ItemRef {
+                        prelude: false,
+                        index: i as u32,
+                    },
+                    d,
+                );
+            }
         }
     }
 

@@ -2,4 +2,10 @@
 
 pub mod env;
 pub mod errors;
+pub mod infer;
+pub mod item;
 pub mod lower;
+pub mod solve;
+
+pub use env::{Env, ItemRef};
+pub use item::{check_item, HoleInfo, ItemTypes};

@@ -171,10 +171,10 @@ impl Pred {
         }
     }
 
-    pub fn map_types(&self, f: impl Fn(&Ty) -> Ty) -> Pred {
+    pub fn map_types(&self, mut f: impl FnMut(&Ty) -> Ty) -> Pred {
         Pred {
             class: self.class.clone(),
-            args: self.args.iter().map(f).collect(),
+            args: self.args.iter().map(&mut f).collect(),
         }
     }
 }

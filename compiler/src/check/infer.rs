@@ -1,0 +1,1083 @@
+//! Bidirectional inference for one item. Checking mode wherever a type is known, synthesis
+//! elsewhere. A fault marks the smallest wrong node with one diagnostic; the node keeps its
+//! own type, its parent sees the expected type, and checking goes on around it.
+
+use std::sync::Arc;
+
+use super::env::{Env, ItemRef};
+use super::errors::{near_misses, Diag, TypeDiag};
+use super::lower::{Lowering, NewVars};
+use super::solve::Wanted;
+use crate::diagnostic::Code;
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::unify::UnifyError;
+use crate::types::{Pred, Scheme, Ty, TypePrinter, Unifier};
+
+/// A variable in scope.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: Arc<str>,
+    pub scheme: Scheme,
+    /// The constructor this variable is known to hold (refined by `match`).
+    pub known_ctor: Option<usize>,
+    pub span: Span,
+}
+
+/// A hole met during inference.
+#[derive(Clone, Debug)]
+pub struct HoleSite {
+    pub expr: ExprId,
+    pub name: Option<String>,
+    pub expected: Ty,
+    pub context: Vec<(Arc<str>, Scheme)>,
+}
+
+pub struct Infer<'a> {
+    pub env: &'a Env,
+    pub arena: &'a Arena,
+    pub item: ItemRef,
+    pub u: Unifier,
+    pub expr_types: Vec<Ty>,
+    pub expected: Vec<Option<Ty>>,
+    pub pat_types: Vec<Ty>,
+    pub locals: Vec<Local>,
+    pub wanted: Vec<Wanted>,
+    pub givens: Vec<Pred>,
+    pub diags: Vec<TypeDiag>,
+    pub holes: Vec<HoleSite>,
+}
+
+impl<'a> Infer<'a> {
+    pub fn new(env: &'a Env, arena: &'a Arena, item: ItemRef) -> Infer<'a> {
+        Infer {
+            env,
+            arena,
+            item,
+            u: Unifier::new(),
+            expr_types: vec![Ty::Unknown; arena.exprs.len()],
+            expected: vec![None; arena.exprs.len()],
+            pat_types: vec![Ty::Unknown; arena.pats.len()],
+            locals: Vec::new(),
+            wanted: Vec::new(),
+            givens: Vec::new(),
+            diags: Vec::new(),
+            holes: Vec::new(),
+        }
+    }
+
+    fn span(&self, e: ExprId) -> Span {
+        self.arena.expr(e).span
+    }
+
+    pub fn show(&mut self, t: &Ty) -> String {
+        let z = self.u.zonk(t);
+        TypePrinter::new().ty(&z)
+    }
+
+    /// Instantiates a scheme with fresh variables; its predicates become wanted at `span`.
+    pub fn instantiate(&mut self, sc: &Scheme, span: Span) -> Ty {
+        let args: Vec<Ty> = (0..sc.vars).map(|_| self.u.fresh()).collect();
+        for p in &sc.preds {
+            let pred = p.map_types(|t| t.instantiate(&args));
+            self.wanted.push(Wanted { pred, span });
+        }
+        sc.ty.instantiate(&args)
+    }
+
+    /// Unifies `found` with `expected`; on failure marks `e` with one diagnostic.
+    fn expect(&mut self, e: ExprId, found: &Ty, expected: &Ty) {
+        self.expect_at(self.span(e), found, expected);
+    }
+
+    pub fn expect_at(&mut self, span: Span, found: &Ty, expected: &Ty) -> bool {
+        match self.u.unify(found, expected) {
+            Ok(()) => true,
+            Err(err) => {
+                let mut p = TypePrinter::new();
+                let (ze, zf) = (self.u.zonk(expected), self.u.zonk(found));
+                let (exp, fnd) = (p.ty(&ze), p.ty(&zf));
+                self.diags.push(match err {
+                    UnifyError::Mismatch => Diag::mismatch(exp, fnd, span),
+                    UnifyError::Occurs => Diag::infinite(exp, fnd, span),
+                });
+                false
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    pub fn check(&mut self, e: ExprId, expected: &Ty) -> Ty {
+        self.expected[e.index()] = Some(expected.clone());
+        let arena = self.arena;
+        let t = match &arena.expr(e).kind {
+            ExprKind::Hole(name) => {
+                self.hole(e, name.clone(), expected.clone());
+                expected.clone()
+            }
+            ExprKind::Error { .. } => expected.clone(),
+            ExprKind::Lambda {
+                params,
+                constraints,
+                body,
+            } => self.lambda(params, constraints, *body, Some(expected)),
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let mark = self.locals.len();
+                self.bindings(*rec, bindings);
+                let t = self.check(*body, expected);
+                self.locals.truncate(mark);
+                t
+            }
+            ExprKind::If(c, t, f) => {
+                self.check(*c, &Ty::con("bool"));
+                self.check(*t, expected);
+                self.check(*f, expected);
+                expected.clone()
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                self.match_expr(e, *scrutinee, arms, Some(expected))
+            }
+            ExprKind::Tuple(es) => {
+                let exp = self.u.shallow(expected);
+                match exp {
+                    Ty::Tuple(ts) if ts.len() == es.len() => {
+                        for (x, t) in es.iter().zip(&ts) {
+                            self.check(*x, t);
+                        }
+                        Ty::Tuple(ts)
+                    }
+                    _ => {
+                        let t = self.infer(e);
+                        self.expect(e, &t, expected);
+                        return t;
+                    }
+                }
+            }
+            ExprKind::List(es) => {
+                let elem = self.u.fresh();
+                let list = Ty::con_app("List", vec![elem.clone()]);
+                if self.u.unify(&list, expected).is_ok() {
+                    for x in es {
+                        self.check(*x, &elem);
+                    }
+                    list
+                } else {
+                    let t = self.infer(e);
+                    self.expect(e, &t, expected);
+                    return t;
+                }
+            }
+            ExprKind::Dict(fields) => self.dict(e, fields, Some(expected)),
+            _ => {
+                let t = self.infer(e);
+                self.expect(e, &t, expected);
+                return t;
+            }
+        };
+        self.expr_types[e.index()] = t.clone();
+        t
+    }
+
+    pub fn infer(&mut self, e: ExprId) -> Ty {
+        let arena = self.arena;
+        let span = self.span(e);
+        let t = match &arena.expr(e).kind {
+            ExprKind::Error { .. } => self.u.fresh(),
+            ExprKind::Hole(name) => {
+                let t = self.u.fresh();
+                self.hole(e, name.clone(), t.clone());
+                t
+            }
+            ExprKind::Var(name) => self.var(name, span),
+            ExprKind::Ctor(name) => self.ctor_value(name, span, None),
+            ExprKind::OpRef(op) => self.var(&op.text, span),
+            ExprKind::Lit(lit) => self.literal(lit, span),
+            ExprKind::App(f, a) => {
+                let tf = self.infer_head(*f);
+                self.apply(*f, tf, *a)
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let tf = if op.text == "::" {
+                    self.ctor_value("Cons", op.span, None)
+                } else {
+                    self.var(&op.text, op.span)
+                };
+                let partial = self.apply_args(tf, *lhs, op.span);
+                self.apply_args(partial, *rhs, op.span)
+            }
+            ExprKind::Negate(x) => {
+                let tf = self.var("negate", span);
+                self.apply_args(tf, *x, span)
+            }
+            ExprKind::Lambda {
+                params,
+                constraints,
+                body,
+            } => self.lambda(params, constraints, *body, None),
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let mark = self.locals.len();
+                self.bindings(*rec, bindings);
+                let t = self.infer(*body);
+                self.locals.truncate(mark);
+                t
+            }
+            ExprKind::If(c, t, f) => {
+                self.check(*c, &Ty::con("bool"));
+                let tt = self.infer(*t);
+                self.check(*f, &tt);
+                tt
+            }
+            ExprKind::Match { scrutinee, arms } => self.match_expr(e, *scrutinee, arms, None),
+            ExprKind::Tuple(es) => Ty::Tuple(es.iter().map(|x| self.infer(*x)).collect()),
+            ExprKind::List(es) => {
+                let elem = self.u.fresh();
+                for x in es {
+                    self.check(*x, &elem);
+                }
+                Ty::con_app("List", vec![elem])
+            }
+            ExprKind::Dict(fields) => self.dict(e, fields, None),
+            ExprKind::Update { base, fields } => self.update(*base, fields),
+            ExprKind::Project { base, field } => self.project(*base, field, span),
+            ExprKind::Ascribe { expr, ty } => {
+                let mut lw = Lowering::new(self.env, NewVars::Fresh(&mut self.u));
+                let t = lw.lower(self.arena, *ty);
+                let diags = std::mem::take(&mut lw.diags);
+                self.diags.extend(diags);
+                self.check(*expr, &t);
+                t
+            }
+        };
+        self.expr_types[e.index()] = t.clone();
+        t
+    }
+
+    /// The function position of an application: constructors get no expected type.
+    fn infer_head(&mut self, f: ExprId) -> Ty {
+        self.infer(f)
+    }
+
+    fn apply(&mut self, f: ExprId, tf: Ty, a: ExprId) -> Ty {
+        let span = self.span(f);
+        self.apply_args(tf, a, span)
+    }
+
+    /// Applies a function of type `tf` to argument `a`, checking `a` against the parameter.
+    fn apply_args(&mut self, tf: Ty, a: ExprId, fspan: Span) -> Ty {
+        match self.u.shallow(&tf) {
+            Ty::Fun(p, r) => {
+                self.check(a, &p);
+                *r
+            }
+            Ty::Unknown => {
+                self.infer(a);
+                Ty::Unknown
+            }
+            Ty::Var(_) => {
+                let p = self.u.fresh();
+                let r = self.u.fresh();
+                let _ = self.u.unify(&tf, &Ty::fun(p.clone(), r.clone()));
+                self.check(a, &p);
+                r
+            }
+            other => {
+                let shown = self.show(&other);
+                self.diags.push(Diag::not_a_function(shown, fspan));
+                self.infer(a);
+                Ty::Unknown
+            }
+        }
+    }
+
+    fn literal(&mut self, lit: &Literal, span: Span) -> Ty {
+        match lit {
+            Literal::Int(s) => {
+                let t = self.u.fresh();
+                self.wanted.push(Wanted {
+                    pred: Pred::new("Integral", vec![t.clone()]),
+                    span,
+                });
+                if s.starts_with('-') {
+                    self.wanted.push(Wanted {
+                        pred: Pred::new("AdditiveGroup", vec![t.clone()]),
+                        span,
+                    });
+                }
+                t
+            }
+            // Float literals are overloaded over `Field` (f32, f64) and default to f32.
+            Literal::Float(_) => {
+                let t = self.u.fresh();
+                self.wanted.push(Wanted {
+                    pred: Pred::new("Field", vec![t.clone()]),
+                    span,
+                });
+                t
+            }
+            Literal::Str(_) => Ty::con("string"),
+            Literal::Bool(_) => Ty::con("bool"),
+        }
+    }
+
+    fn hole(&mut self, e: ExprId, name: Option<String>, expected: Ty) {
+        let mut context: Vec<(Arc<str>, Scheme)> = Vec::new();
+        for l in self.locals.iter().rev() {
+            if !context.iter().any(|(n, _)| *n == l.name) {
+                context.push((l.name.clone(), l.scheme.clone()));
+            }
+        }
+        self.holes.push(HoleSite {
+            expr: e,
+            name,
+            expected,
+            context,
+        });
+    }
+
+    /// Looks a value name up: locals innermost first, then top-level functions, methods.
+    pub fn var(&mut self, name: &str, span: Span) -> Ty {
+        if let Some(local) = self.locals.iter().rev().find(|l| &*l.name == name) {
+            let sc = local.scheme.clone();
+            return self.instantiate(&sc, span);
+        }
+        let name = match name {
+            "&&" => "prim_and",
+            "||" => "prim_or",
+            other => other,
+        };
+        if let Some(v) = self.env.values.get(name) {
+            if !name.starts_with("prim_")
+                || self.item.prelude
+                || v.origin.prelude == self.item.prelude
+            {
+                let sc = v.scheme.clone();
+                return self.instantiate(&sc, span);
+            }
+        }
+        if let Some(m) = self.env.methods.get(name) {
+            let sc = m.scheme.clone();
+            return self.instantiate(&sc, span);
+        }
+        let candidates = self.names_like(name);
+        self.diags.push(Diag::unknown_name(name, candidates, span));
+        Ty::Unknown
+    }
+
+    fn names_like(&self, name: &str) -> Vec<String> {
+        let locals = self.locals.iter().map(|l| &*l.name);
+        let globals = self
+            .env
+            .values
+            .keys()
+            .map(|k| &**k)
+            .filter(|k| !k.starts_with("prim_"));
+        let methods = self.env.methods.keys().map(|k| &**k);
+        near_misses(name, locals.chain(globals).chain(methods))
+    }
+
+    /// Picks the constructor `name`, preferring one whose type fits `expected`, then the
+    /// user's own over the prelude's.
+    pub fn resolve_ctor(&mut self, name: &str, result: Option<&Ty>) -> Option<usize> {
+        let ids = self.env.ctor_index.get(name)?.clone();
+        if ids.len() == 1 {
+            return ids.first().copied();
+        }
+        if let Some(t) = result {
+            let t = self.u.zonk(t);
+            if let Some(adt) = t.head_name() {
+                if let Some(id) = ids
+                    .iter()
+                    .find(|id| *self.env.adts[self.env.ctors[**id].adt].name == *adt)
+                {
+                    return Some(*id);
+                }
+            }
+        }
+        ids.iter()
+            .find(|id| !self.env.ctors[**id].origin.prelude)
+            .or(ids.first())
+            .copied()
+    }
+
+    fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
+        match self.resolve_ctor(name, result) {
+            Some(id) => {
+                let sc = self.env.ctors[id].scheme.clone();
+                self.instantiate(&sc, span)
+            }
+            None => {
+                let pool = self.env.ctor_index.keys().map(|k| &**k);
+                let candidates = near_misses(name, pool);
+                self.diags.push(Diag::unknown_name(name, candidates, span));
+                Ty::Unknown
+            }
+        }
+    }
+
+    fn lambda(
+        &mut self,
+        params: &[Param],
+        constraints: &[Constraint],
+        body: ExprId,
+        expected: Option<&Ty>,
+    ) -> Ty {
+        let mark = self.locals.len();
+        let mut annotation_vars = Vec::new();
+        let mut expected = expected.cloned();
+        let mut param_tys = Vec::new();
+        for p in params {
+            let (pt, rest) = match expected.as_ref().map(|t| self.u.shallow(t)) {
+                Some(Ty::Fun(a, r)) => (*a, Some(*r)),
+                _ => (self.u.fresh(), None),
+            };
+            if let Some(ann) = p.ty {
+                let mut lw = Lowering::new(self.env, NewVars::Fresh(&mut self.u))
+                    .with_vars(std::mem::take(&mut annotation_vars));
+                let at = lw.lower(self.arena, ann);
+                annotation_vars = std::mem::take(&mut lw.vars);
+                let diags = std::mem::take(&mut lw.diags);
+                self.diags.extend(diags);
+                self.expect_at(p.span, &at, &pt);
+            }
+            self.check_pat(p.pat, &pt);
+            param_tys.push(pt);
+            expected = rest;
+        }
+        if !constraints.is_empty() {
+            let mut lw = Lowering::new(self.env, NewVars::Fresh(&mut self.u))
+                .with_vars(std::mem::take(&mut annotation_vars));
+            let preds: Vec<(Pred, Span)> = constraints
+                .iter()
+                .filter_map(|c| lw.constraint(self.arena, c).map(|p| (p, c.span)))
+                .collect();
+            let diags = std::mem::take(&mut lw.diags);
+            self.diags.extend(diags);
+            for (pred, span) in preds {
+                self.wanted.push(Wanted { pred, span });
+            }
+        }
+        let rt = match expected {
+            Some(r) => self.check(body, &r),
+            None => self.infer(body),
+        };
+        self.locals.truncate(mark);
+        param_tys
+            .into_iter()
+            .rev()
+            .fold(rt, |acc, p| Ty::fun(p, acc))
+    }
+
+    // ------------------------------------------------------------------ let
+
+    fn annotation(&mut self, ty: TypeId) -> (Ty, Vec<Arc<str>>) {
+        let mut lw = Lowering::new(self.env, NewVars::Rigid);
+        let t = lw.lower(self.arena, ty);
+        let names: Vec<Arc<str>> = lw.vars.iter().map(|(n, _)| n.clone()).collect();
+        let diags = std::mem::take(&mut lw.diags);
+        self.diags.extend(diags);
+        (t, names)
+    }
+
+    fn bindings(&mut self, rec: bool, bindings: &[Binding]) {
+        if rec {
+            // Every name is in scope in every value, monomorphically until generalised.
+            let start = self.locals.len();
+            let mut tys = Vec::new();
+            for b in bindings {
+                let t = match b.ty {
+                    Some(ann) => self.annotation(ann).0,
+                    None => self.u.fresh(),
+                };
+                self.check_pat(b.pat, &t);
+                tys.push(t);
+            }
+            let wanted_mark = self.wanted.len();
+            for (b, t) in bindings.iter().zip(&tys) {
+                self.check(b.value, t);
+            }
+            let bound: Vec<Local> = self.locals.drain(start..).collect();
+            for (mut local, t) in bound.into_iter().zip(tys.iter().cycle()) {
+                let _ = t;
+                let mono = local.scheme.ty.clone();
+                local.scheme = self.generalize(&mono, wanted_mark, false);
+                self.locals.push(local);
+            }
+            return;
+        }
+        for b in bindings {
+            let wanted_mark = self.wanted.len();
+            let t = match b.ty {
+                Some(ann) => {
+                    let (at, _) = self.annotation(ann);
+                    self.check(b.value, &at);
+                    at
+                }
+                None => self.infer(b.value),
+            };
+            let is_literal = matches!(
+                self.arena.expr(b.value).kind,
+                ExprKind::Lit(Literal::Int(_)) | ExprKind::Hole(_) | ExprKind::Error { .. }
+            );
+            if let PatKind::Var(name) = &self.arena.pat(b.pat).kind {
+                let scheme = if is_literal {
+                    Scheme::mono(t.clone())
+                } else {
+                    self.generalize(&t, wanted_mark, b.ty.is_some())
+                };
+                self.pat_types[b.pat.index()] = t;
+                let known_ctor = self.known_ctor_of(b.value);
+                let span = self.arena.pat(b.pat).span;
+                self.locals.push(Local {
+                    name: Arc::from(name.as_str()),
+                    scheme,
+                    known_ctor,
+                    span,
+                });
+            } else {
+                self.check_pat(b.pat, &t);
+            }
+        }
+    }
+
+    /// A value built by a record-carrying constructor keeps its constructor known.
+    fn known_ctor_of(&mut self, e: ExprId) -> Option<usize> {
+        if let ExprKind::App(f, _) = &self.arena.expr(e).kind {
+            if let ExprKind::Ctor(name) = &self.arena.expr(*f).kind {
+                let t = self.expr_types[e.index()].clone();
+                return self.resolve_ctor(name, Some(&t));
+            }
+        }
+        None
+    }
+
+    /// Quantifies the variables of `t` that are not free in the environment, together with
+    /// the wanted predicates (added since `wanted_mark`) that mention only them.
+    fn generalize(&mut self, t: &Ty, wanted_mark: usize, rigid_ok: bool) -> Scheme {
+        let t = self.u.zonk(t);
+        let mut env_vars = Vec::new();
+        for l in &self.locals {
+            let lt = self.u.zonk(&l.scheme.ty);
+            lt.free_vars(&mut env_vars);
+        }
+        // A variable tied by a constraint to one the environment fixes is fixed too
+        // (`Indexable t b` with `t` in scope determines `b`).
+        let start = wanted_mark.min(self.wanted.len());
+        let pred_vars: Vec<Vec<crate::types::TyVar>> = self.wanted[start..]
+            .to_vec()
+            .iter()
+            .map(|w| {
+                let mut vs = Vec::new();
+                for a in &w.pred.args {
+                    self.u.zonk(a).free_vars(&mut vs);
+                }
+                vs
+            })
+            .collect();
+        loop {
+            let before = env_vars.len();
+            for vs in &pred_vars {
+                if vs.iter().any(|v| env_vars.contains(v)) {
+                    for v in vs {
+                        if !env_vars.contains(v) {
+                            env_vars.push(*v);
+                        }
+                    }
+                }
+            }
+            if env_vars.len() == before {
+                break;
+            }
+        }
+        let mut tvars = Vec::new();
+        t.free_vars(&mut tvars);
+        let gen: Vec<_> = tvars
+            .into_iter()
+            .filter(|v| !env_vars.contains(v))
+            .collect();
+        let mut preds = Vec::new();
+        let mut keep = Vec::new();
+        let wanted: Vec<Wanted> = self
+            .wanted
+            .drain(wanted_mark.min(self.wanted.len())..)
+            .collect();
+        for w in wanted {
+            let p = w.pred.map_types(|t| self.u.zonk(t));
+            let mut pvars = Vec::new();
+            for a in &p.args {
+                a.free_vars(&mut pvars);
+            }
+            if !pvars.is_empty() && pvars.iter().all(|v| gen.contains(v)) && !gen.is_empty() {
+                if !preds.contains(&p) {
+                    preds.push(p);
+                }
+            } else {
+                keep.push(w);
+            }
+        }
+        self.wanted.extend(keep);
+        let _ = rigid_ok;
+        let subst = |ty: &Ty| {
+            ty.map(&mut |x| match x {
+                Ty::Var(v) => gen.iter().position(|g| g == v).map(|i| Ty::Gen(i as u32)),
+                _ => None,
+            })
+        };
+        Scheme {
+            vars: gen.len() as u32,
+            var_names: vec![],
+            preds: preds.iter().map(|p| p.map_types(subst)).collect(),
+            ty: subst(&t),
+        }
+    }
+
+    // ------------------------------------------------------------------ records
+
+    fn dict(&mut self, e: ExprId, fields: &[FieldInit], expected: Option<&Ty>) -> Ty {
+        let exp = expected.map(|t| self.u.shallow(t));
+        match exp {
+            Some(Ty::Record(fs)) => {
+                let names_match = fs.len() == fields.len()
+                    && fields
+                        .iter()
+                        .all(|f| fs.iter().any(|(n, _)| **n == *f.name.text));
+                if names_match {
+                    for f in fields {
+                        if let Some((_, ft)) = fs.iter().find(|(n, _)| **n == *f.name.text) {
+                            let ft = ft.clone();
+                            self.check(f.value, &ft);
+                        }
+                    }
+                    return Ty::Record(fs);
+                }
+            }
+            Some(ref d @ Ty::App(..)) if d.head_name() == Some("Dict") => {
+                let (_, args) = d.spine();
+                let elem = args.first().map(|t| (*t).clone()).unwrap_or(Ty::Unknown);
+                for f in fields {
+                    self.check(f.value, &elem);
+                }
+                return d.clone();
+            }
+            _ => {}
+        }
+        let mut fs: Vec<(Arc<str>, Ty)> = fields
+            .iter()
+            .map(|f| (Arc::from(f.name.text.as_str()), self.infer(f.value)))
+            .collect();
+        fs.sort_by(|a, b| a.0.cmp(&b.0));
+        let t = Ty::Record(fs);
+        if let Some(exp) = expected {
+            self.expect(e, &t, exp);
+        }
+        t
+    }
+
+    /// The record shape definitely available on a value of type `t`.
+    fn record_shape(
+        &mut self,
+        t: &Ty,
+        known: Option<usize>,
+    ) -> Result<Vec<(Arc<str>, Ty)>, &'static str> {
+        let t = self.u.zonk(t);
+        match &t {
+            Ty::Record(fs) => Ok(fs.clone()),
+            Ty::App(..) | Ty::Con(_) => {
+                let Some(adt) = self.env.adt_of_type(&t) else {
+                    return Err("");
+                };
+                let ctor_id = match (known, adt.ctors.as_slice()) {
+                    (Some(k), _) if adt.ctors.contains(&k) => k,
+                    (_, [only]) => *only,
+                    _ => return Err(" (it has several constructors; `match` on it first)"),
+                };
+                let ctor = &self.env.ctors[ctor_id];
+                if ctor.record.is_none() {
+                    return Err("");
+                }
+                let (_, args) = t.spine();
+                let args: Vec<Ty> = args.into_iter().cloned().collect();
+                match ctor.fields.first().map(|f| f.instantiate(&args)) {
+                    Some(Ty::Record(fs)) => Ok(fs),
+                    _ => Err(""),
+                }
+            }
+            _ => Err(""),
+        }
+    }
+
+    fn known_ctor_of_expr(&self, e: ExprId) -> Option<usize> {
+        if let ExprKind::Var(name) = &self.arena.expr(e).kind {
+            return self
+                .locals
+                .iter()
+                .rev()
+                .find(|l| *l.name == **name)
+                .and_then(|l| l.known_ctor);
+        }
+        None
+    }
+
+    fn project(&mut self, base: ExprId, field: &Name, span: Span) -> Ty {
+        if let ExprKind::Ctor(alias) = &self.arena.expr(base).kind {
+            if !self.env.ctor_index.contains_key(alias.as_str()) {
+                self.diags
+                    .push(<TypeDiag as super::errors::LoweringDiags>::unknown_module(
+                        alias,
+                        self.span(base),
+                    ));
+                return Ty::Unknown;
+            }
+        }
+        let bt = self.infer(base);
+        let bt = self.u.shallow(&bt);
+        if let Ok(index) = field.text.parse::<usize>() {
+            if let Ty::Tuple(ts) = &bt {
+                if let Some(t) = ts.get(index) {
+                    return t.clone();
+                }
+            }
+            if matches!(bt, Ty::Unknown) {
+                return Ty::Unknown;
+            }
+            let shown = self.show(&bt);
+            self.diags.push(Diag::field(&field.text, shown, "", span));
+            return Ty::Unknown;
+        }
+        match bt {
+            Ty::Unknown => return Ty::Unknown,
+            Ty::Var(_) => {
+                // Infer the type from the only record-carrying single-constructor type
+                // with this field.
+                let owners: Vec<usize> = self
+                    .env
+                    .adts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| {
+                        a.ctors.len() == 1
+                            && self.env.ctors[a.ctors[0]]
+                                .record
+                                .as_ref()
+                                .is_some_and(|r| r.iter().any(|n| **n == *field.text))
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if let [only] = owners.as_slice() {
+                    let adt = &self.env.adts[*only];
+                    let args: Vec<Ty> = adt.params.iter().map(|_| self.u.fresh()).collect();
+                    let t = Ty::con_app(&adt.name.clone(), args);
+                    let _ = self.u.unify(&bt, &t);
+                }
+            }
+            _ => {}
+        }
+        let known = self.known_ctor_of_expr(base);
+        match self.record_shape(&bt, known) {
+            Ok(fs) => match fs.iter().find(|(n, _)| **n == *field.text) {
+                Some((_, t)) => t.clone(),
+                None => {
+                    let shown = self.show(&bt);
+                    self.diags.push(Diag::field(&field.text, shown, "", span));
+                    Ty::Unknown
+                }
+            },
+            Err(why) => {
+                let shown = self.show(&bt);
+                self.diags.push(Diag::field(&field.text, shown, why, span));
+                Ty::Unknown
+            }
+        }
+    }
+
+    fn update(&mut self, base: ExprId, fields: &[FieldInit]) -> Ty {
+        let bt = self.infer(base);
+        let known = self.known_ctor_of_expr(base);
+        match self.record_shape(&bt, known) {
+            Ok(fs) => {
+                for f in fields {
+                    match fs.iter().find(|(n, _)| **n == *f.name.text) {
+                        Some((_, t)) => {
+                            let t = t.clone();
+                            self.check(f.value, &t);
+                        }
+                        None => {
+                            let shown = self.show(&bt);
+                            self.diags
+                                .push(Diag::field(&f.name.text, shown, "", f.name.span));
+                            self.infer(f.value);
+                        }
+                    }
+                }
+                bt
+            }
+            Err(why) => {
+                let shown = self.show(&bt);
+                if !matches!(self.u.shallow(&bt), Ty::Unknown) {
+                    let span = self.span(base);
+                    let field = fields
+                        .first()
+                        .map(|f| f.name.text.clone())
+                        .unwrap_or_default();
+                    self.diags.push(Diag::field(&field, shown, why, span));
+                }
+                for f in fields {
+                    self.infer(f.value);
+                }
+                Ty::Unknown
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ match
+
+    fn match_expr(
+        &mut self,
+        e: ExprId,
+        scrutinee: ExprId,
+        arms: &[Arm],
+        expected: Option<&Ty>,
+    ) -> Ty {
+        let st = self.infer(scrutinee);
+        let result = match expected {
+            Some(t) => t.clone(),
+            None => self.u.fresh(),
+        };
+        let scrut_var = match &self.arena.expr(scrutinee).kind {
+            ExprKind::Var(n) => Some(n.clone()),
+            _ => None,
+        };
+        for arm in arms {
+            let mark = self.locals.len();
+            self.check_pat(arm.pat, &st);
+            if let Some(var) = &scrut_var {
+                if let Some(ctor) = self.top_ctor(arm.pat, &st) {
+                    let sc = Scheme::mono(st.clone());
+                    let span = self.span(scrutinee);
+                    self.locals.push(Local {
+                        name: Arc::from(var.as_str()),
+                        scheme: sc,
+                        known_ctor: Some(ctor),
+                        span,
+                    });
+                }
+            }
+            self.check(arm.body, &result);
+            self.locals.truncate(mark);
+        }
+        self.exhaustiveness(e, &st, arms);
+        result
+    }
+
+    fn top_ctor(&mut self, p: PatId, st: &Ty) -> Option<usize> {
+        match &self.arena.pat(p).kind {
+            PatKind::Ctor { path, .. } => {
+                let name = path.name.text.clone();
+                self.resolve_ctor(&name, Some(st))
+            }
+            _ => None,
+        }
+    }
+
+    fn exhaustiveness(&mut self, e: ExprId, st: &Ty, arms: &[Arm]) {
+        let st = self.u.zonk(st);
+        let Some(adt) = self.env.adt_of_type(&st) else {
+            if st == Ty::con("bool") {
+                let mut seen = [false, false];
+                for arm in arms {
+                    match &self.arena.pat(arm.pat).kind {
+                        PatKind::Lit(Literal::Bool(b)) => seen[usize::from(*b)] = true,
+                        PatKind::Wildcard | PatKind::Var(_) => return,
+                        _ => {}
+                    }
+                }
+                let missing: Vec<String> = [("false", seen[0]), ("true", seen[1])]
+                    .iter()
+                    .filter(|(_, s)| !s)
+                    .map(|(n, _)| n.to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    self.diags
+                        .push(Diag::non_exhaustive(missing, self.match_span(e)));
+                }
+            }
+            return;
+        };
+        let adt_ctors = adt.ctors.clone();
+        let mut covered = vec![false; adt_ctors.len()];
+        for arm in arms {
+            let pat = self.arena.pat(arm.pat);
+            let name = match &pat.kind {
+                PatKind::Wildcard | PatKind::Var(_) => return,
+                PatKind::Ctor { path, .. } => Some(path.name.text.as_str()),
+                PatKind::List(ps) if ps.is_empty() => Some("Empty"),
+                PatKind::List(_) | PatKind::Cons(..) => Some("Cons"),
+                _ => None,
+            };
+            if let Some(n) = name {
+                if let Some(i) = adt_ctors
+                    .iter()
+                    .position(|c| *self.env.ctors[*c].name == *n)
+                {
+                    covered[i] = true;
+                }
+            }
+        }
+        let missing: Vec<String> = adt_ctors
+            .iter()
+            .zip(&covered)
+            .filter(|(_, c)| !**c)
+            .map(|(id, _)| self.env.ctors[*id].name.to_string())
+            .collect();
+        if !missing.is_empty() {
+            self.diags
+                .push(Diag::non_exhaustive(missing, self.match_span(e)));
+        }
+    }
+
+    fn match_span(&self, e: ExprId) -> Span {
+        let s = self.span(e);
+        Span::new(s.start as usize, (s.start + 5).min(s.end) as usize)
+    }
+
+    // ------------------------------------------------------------------ patterns
+
+    pub fn bind(&mut self, name: &str, t: Ty, span: Span) {
+        self.locals.push(Local {
+            name: Arc::from(name),
+            scheme: Scheme::mono(t),
+            known_ctor: None,
+            span,
+        });
+    }
+
+    pub fn check_pat(&mut self, p: PatId, expected: &Ty) {
+        self.pat_types[p.index()] = expected.clone();
+        let arena = self.arena;
+        let pat = arena.pat(p);
+        let span = pat.span;
+        match &pat.kind {
+            PatKind::Error | PatKind::Wildcard => {}
+            PatKind::Var(name) => self.bind(name, expected.clone(), span),
+            PatKind::Lit(lit) => {
+                let t = self.literal(lit, span);
+                self.expect_at(span, &t, expected);
+            }
+            PatKind::Tuple(ps) => {
+                let ts: Vec<Ty> = ps.iter().map(|_| self.u.fresh()).collect();
+                if self.expect_at(span, &Ty::Tuple(ts.clone()), expected) {
+                    for (p, t) in ps.iter().zip(&ts) {
+                        self.check_pat(*p, t);
+                    }
+                } else {
+                    for p in ps {
+                        self.check_pat(*p, &Ty::Unknown);
+                    }
+                }
+            }
+            PatKind::List(ps) => {
+                let elem = self.u.fresh();
+                let list = Ty::con_app("List", vec![elem.clone()]);
+                let ok = self.expect_at(span, &list, expected);
+                for p in ps {
+                    self.check_pat(*p, if ok { &elem } else { &Ty::Unknown });
+                }
+            }
+            PatKind::Cons(h, t) => {
+                let elem = self.u.fresh();
+                let list = Ty::con_app("List", vec![elem.clone()]);
+                let ok = self.expect_at(span, &list, expected);
+                self.check_pat(*h, if ok { &elem } else { &Ty::Unknown });
+                self.check_pat(*t, if ok { &list } else { &Ty::Unknown });
+            }
+            PatKind::Dict(fields) => {
+                let shape = self.u.shallow(expected);
+                let elem = match &shape {
+                    Ty::App(..) if shape.head_name() == Some("Dict") => shape
+                        .spine()
+                        .1
+                        .first()
+                        .map(|t| (*t).clone())
+                        .unwrap_or(Ty::Unknown),
+                    Ty::Var(_) => {
+                        let el = self.u.fresh();
+                        let _ = self.u.unify(&shape, &Ty::con_app("Dict", vec![el.clone()]));
+                        el
+                    }
+                    _ => Ty::Unknown,
+                };
+                for f in fields {
+                    let ft = match &shape {
+                        Ty::Record(fs) => match fs.iter().find(|(n, _)| **n == *f.name.text) {
+                            Some((_, t)) => t.clone(),
+                            None => {
+                                let shown = self.show(&shape);
+                                self.diags
+                                    .push(Diag::field(&f.name.text, shown, "", f.name.span));
+                                Ty::Unknown
+                            }
+                        },
+                        _ => elem.clone(),
+                    };
+                    match f.pat {
+                        Some(sub) => self.check_pat(sub, &ft),
+                        None => self.bind(&f.name.text, ft, f.name.span),
+                    }
+                }
+            }
+            PatKind::Ctor { path, args } => {
+                if path.qualifier.is_some() {
+                    let q = path
+                        .qualifier
+                        .as_ref()
+                        .map(|q| q.text.clone())
+                        .unwrap_or_default();
+                    self.diags
+                        .push(<TypeDiag as super::errors::LoweringDiags>::unknown_module(
+                            &q, span,
+                        ));
+                    for a in args {
+                        self.check_pat(*a, &Ty::Unknown);
+                    }
+                    return;
+                }
+                let Some(id) = self.resolve_ctor(&path.name.text, Some(expected)) else {
+                    let pool = self.env.ctor_index.keys().map(|k| &**k);
+                    let candidates = near_misses(&path.name.text, pool);
+                    let mut d = Diag::unknown_name(&path.name.text, candidates, path.name.span);
+                    d.code = Code::UnknownConstructor;
+                    self.diags.push(d);
+                    for a in args {
+                        self.check_pat(*a, &Ty::Unknown);
+                    }
+                    return;
+                };
+                let ctor = self.env.ctors[id].clone();
+                let vars: Vec<Ty> = (0..ctor.scheme.vars).map(|_| self.u.fresh()).collect();
+                let adt = &self.env.adts[ctor.adt];
+                let result = Ty::con_app(&adt.name.clone(), vars.clone());
+                let ok = self.expect_at(span, &result, expected);
+                let fields: Vec<Ty> = ctor.fields.iter().map(|f| f.instantiate(&vars)).collect();
+                if args.len() != fields.len() {
+                    self.diags
+                        .push(Diag::ctor_arity(&ctor.name, fields.len(), args.len(), span));
+                    for a in args {
+                        self.check_pat(*a, &Ty::Unknown);
+                    }
+                    return;
+                }
+                for (a, f) in args.iter().zip(&fields) {
+                    self.check_pat(*a, if ok { f } else { &Ty::Unknown });
+                }
+            }
+        }
+    }
+}

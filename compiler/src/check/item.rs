@@ -1,0 +1,200 @@
+//! Checking one top-level item against the program environment.
+
+use std::sync::Arc;
+
+use super::env::{fn_scheme, Env, ItemRef};
+use super::infer::Infer;
+use crate::diagnostic::{Category, Code, Diagnostic, Severity};
+use crate::span::Span;
+use crate::syntax::ast::{Item, ItemKind};
+use crate::types::{Pred, Scheme, Ty, TypePrinter};
+
+/// A hole with its expected type and typing context, printed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HoleInfo {
+    pub name: Option<String>,
+    /// Item-relative.
+    pub span: Span,
+    pub expected: Ty,
+    pub expected_type: String,
+    /// Innermost first: (name, printed type).
+    pub context: Vec<(String, String)>,
+}
+
+/// Everything inference learned about one item. Spans are item-relative.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ItemTypes {
+    /// The type of every expression node, fully resolved.
+    pub expr_types: Vec<Ty>,
+    /// The type each expression was checked against, where one was known.
+    pub expected: Vec<Option<Ty>>,
+    pub pat_types: Vec<Ty>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub holes: Vec<HoleInfo>,
+    /// For the result expression: its type.
+    pub result: Option<Ty>,
+}
+
+pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
+    let mut inf = Infer::new(env, &item.arena, at);
+    let mut result = None;
+    match &item.kind {
+        ItemKind::Fn(decl) => {
+            if let Some((scheme, _)) = fn_scheme(env, item, decl) {
+                let rigid = rigid_args(&scheme);
+                let ty = scheme.ty.instantiate(&rigid);
+                inf.givens = scheme
+                    .preds
+                    .iter()
+                    .map(|p| p.map_types(|t| t.instantiate(&rigid)))
+                    .collect();
+                let mut body_ty = ty;
+                for p in &decl.params {
+                    if let Ty::Fun(a, r) = body_ty.clone() {
+                        inf.bind(&p.name.text, *a, p.name.span);
+                        body_ty = *r;
+                    }
+                }
+                inf.check(decl.body, &body_ty);
+            }
+        }
+        ItemKind::Instance(decl) => {
+            if let Some(inst) = env.instances.iter().find(|i| i.origin == at) {
+                let rigid: Vec<Ty> = inst
+                    .var_names
+                    .iter()
+                    .map(|n| Ty::Rigid(n.clone()))
+                    .collect();
+                let head: Vec<Ty> = inst.head.iter().map(|t| t.instantiate(&rigid)).collect();
+                let mut givens: Vec<Pred> = inst
+                    .context
+                    .iter()
+                    .map(|p| p.map_types(|t| t.instantiate(&rigid)))
+                    .collect();
+                givens.push(Pred {
+                    class: inst.class.clone(),
+                    args: head.clone(),
+                });
+                inf.givens = givens;
+                for m in &decl.methods {
+                    let Some(method) = env.methods.get(m.name.text.as_str()) else {
+                        inf.infer(m.body);
+                        continue;
+                    };
+                    let sc = &method.scheme;
+                    let nclass = head.len();
+                    let mut args = head.clone();
+                    for i in nclass..sc.vars as usize {
+                        let name = sc
+                            .var_names
+                            .get(i)
+                            .cloned()
+                            .unwrap_or_else(|| Arc::from(format!("t{i}")));
+                        args.push(Ty::Rigid(Arc::from(format!("{name}{i}"))));
+                    }
+                    let ty = sc.ty.instantiate(&args);
+                    inf.check(m.body, &ty);
+                }
+            } else {
+                for m in &decl.methods {
+                    inf.infer(m.body);
+                }
+            }
+        }
+        ItemKind::Expr(e) => {
+            let t = inf.infer(*e);
+            result = Some(t);
+        }
+        ItemKind::Type(_) | ItemKind::Class(_) | ItemKind::Import(_) | ItemKind::Error => {}
+    }
+    inf.solve();
+    finish(inf, result)
+}
+
+fn rigid_args(sc: &Scheme) -> Vec<Ty> {
+    (0..sc.vars as usize)
+        .map(|i| {
+            Ty::Rigid(
+                sc.var_names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| Arc::from(format!("t{i}"))),
+            )
+        })
+        .collect()
+}
+
+fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
+    let expr_types: Vec<Ty> = inf
+        .expr_types
+        .clone()
+        .iter()
+        .map(|t| inf.u.zonk(t))
+        .collect();
+    let expected: Vec<Option<Ty>> = inf
+        .expected
+        .clone()
+        .iter()
+        .map(|t| t.as_ref().map(|t| inf.u.zonk(t)))
+        .collect();
+    let pat_types: Vec<Ty> = inf
+        .pat_types
+        .clone()
+        .iter()
+        .map(|t| inf.u.zonk(t))
+        .collect();
+    let mut holes = Vec::new();
+    for h in std::mem::take(&mut inf.holes) {
+        let expected = inf.u.zonk(&h.expected);
+        let mut printer = TypePrinter::new();
+        let expected_type = printer.ty(&expected);
+        let context = h
+            .context
+            .iter()
+            .map(|(n, sc)| {
+                let sc = Scheme {
+                    ty: inf.u.zonk(&sc.ty),
+                    preds: sc
+                        .preds
+                        .iter()
+                        .map(|p| p.map_types(|t| inf.u.zonk(t)))
+                        .collect(),
+                    ..sc.clone()
+                };
+                (n.to_string(), TypePrinter::new().scheme(&sc))
+            })
+            .collect();
+        let span = inf.arena.expr(h.expr).span;
+        holes.push(HoleInfo {
+            name: h.name,
+            span,
+            expected,
+            expected_type,
+            context,
+        });
+    }
+    let mut diagnostics = std::mem::take(&mut inf.diags);
+    for h in &holes {
+        let label = match &h.name {
+            Some(n) => format!("?{n}"),
+            None => "?".to_string(),
+        };
+        diagnostics.push(Diagnostic {
+            code: Code::HoleInfo,
+            severity: Severity::Info,
+            category: Category::Hole,
+            message: format!("hole `{label}` expects `{}`", h.expected_type),
+            span: h.span,
+            notes: vec![],
+            data: crate::diagnostic::DiagnosticData::None,
+        });
+    }
+    ItemTypes {
+        expr_types,
+        expected,
+        pat_types,
+        diagnostics,
+        holes,
+        result: result.map(|t| inf.u.zonk(&t)),
+    }
+}

@@ -1,0 +1,296 @@
+//! Class constraints: entailment by instances and givens, and defaulting (SPEC.md).
+
+use std::sync::Arc;
+
+use super::env::Env;
+use super::errors::Diag;
+use super::infer::Infer;
+use crate::span::Span;
+use crate::types::{Pred, Ty, TypePrinter};
+
+/// A constraint the item needs, and where it arose.
+#[derive(Clone, Debug)]
+pub struct Wanted {
+    pub pred: Pred,
+    pub span: Span,
+}
+
+/// How deep instance contexts are followed before giving up.
+const MAX_ENTAIL_DEPTH: usize = 32;
+
+/// Classes whose variables may be defaulted.
+const DEFAULTABLE: &[&str] = &[
+    "AdditiveMonoid",
+    "MultiplicativeMonoid",
+    "AdditiveGroup",
+    "Ring",
+    "Field",
+    "Integral",
+    "Semiring",
+];
+
+/// One-way matching of an instance head (with `Gen` variables) against a type.
+fn match_ty(pat: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
+    match (pat, t) {
+        (Ty::Gen(i), _) => {
+            let i = *i as usize;
+            if subst.len() <= i {
+                subst.resize(i + 1, None);
+            }
+            match &subst[i] {
+                Some(prev) => prev == t || matches!(t, Ty::Unknown),
+                None => {
+                    subst[i] = Some(t.clone());
+                    true
+                }
+            }
+        }
+        (_, Ty::Unknown) => true,
+        (Ty::Con(a), Ty::Con(b)) => a == b,
+        (Ty::App(f1, a1), Ty::App(f2, a2)) | (Ty::Fun(f1, a1), Ty::Fun(f2, a2)) => {
+            match_ty(f1, f2, subst) && match_ty(a1, a2, subst)
+        }
+        (Ty::Tuple(xs), Ty::Tuple(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| match_ty(x, y, subst))
+        }
+        (Ty::Record(xs), Ty::Record(ys)) => {
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(x, y)| x.0 == y.0 && match_ty(&x.1, &y.1, subst))
+        }
+        _ => false,
+    }
+}
+
+/// The predicates implied by `given` through superclasses (including itself).
+pub fn superclass_closure(env: &Env, given: &[Pred]) -> Vec<Pred> {
+    let mut out: Vec<Pred> = Vec::new();
+    let mut stack: Vec<Pred> = given.to_vec();
+    while let Some(p) = stack.pop() {
+        if out.contains(&p) {
+            continue;
+        }
+        if let Some(class) = env.classes.get(&p.class) {
+            for s in &class.supers {
+                stack.push(s.map_types(|t| t.instantiate(&p.args)));
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+pub enum Entail {
+    Yes,
+    No,
+    /// Not decidable yet: it mentions unresolved type variables.
+    Unknown,
+}
+
+/// Whether `pred` (zonked) holds, given `givens` (closed under superclasses).
+pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail {
+    if pred
+        .args
+        .iter()
+        .any(|a| a.contains_unknown() && matches!(a, Ty::Unknown))
+    {
+        return Entail::Yes;
+    }
+    if givens.contains(pred) {
+        return Entail::Yes;
+    }
+    if depth > MAX_ENTAIL_DEPTH {
+        return Entail::No;
+    }
+    for inst in env.instances.iter().filter(|i| i.class == pred.class) {
+        let mut subst = Vec::new();
+        if inst
+            .head
+            .iter()
+            .zip(&pred.args)
+            .all(|(h, a)| match_ty(h, a, &mut subst))
+        {
+            let args: Vec<Ty> = (0..inst.vars as usize)
+                .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
+                .collect();
+            let mut result = Entail::Yes;
+            for c in &inst.context {
+                let sub = c.map_types(|t| t.instantiate(&args));
+                match entails(env, givens, &sub, depth + 1) {
+                    Entail::Yes => {}
+                    Entail::No => return Entail::No,
+                    Entail::Unknown => result = Entail::Unknown,
+                }
+            }
+            return result;
+        }
+    }
+    let has_flexible = pred.args.iter().any(|a| {
+        let mut v = Vec::new();
+        a.free_vars(&mut v);
+        !v.is_empty()
+    });
+    if has_flexible {
+        Entail::Unknown
+    } else {
+        Entail::No
+    }
+}
+
+impl Infer<'_> {
+    /// Solves every wanted constraint at the end of an item: entailment, then defaulting,
+    /// then ambiguity errors for what is left.
+    pub fn solve(&mut self) {
+        let givens = superclass_closure(self.env, &self.givens);
+        let mut pending: Vec<Wanted> = std::mem::take(&mut self.wanted);
+        for round in 0..4 {
+            let mut still = Vec::new();
+            let mut progressed = false;
+            for w in pending {
+                let pred = w.pred.map_types(|t| self.u.zonk(t));
+                match entails(self.env, &givens, &pred, 0) {
+                    Entail::Yes => {}
+                    Entail::No => {
+                        if !self.diags.iter().any(|d| d.span == w.span) {
+                            let mut p = TypePrinter::new();
+                            let types = pred.args.iter().map(|a| p.ty(a)).collect();
+                            self.diags
+                                .push(Diag::missing_instance(&pred.class, types, w.span));
+                        }
+                    }
+                    Entail::Unknown => {
+                        if self.improve(&pred) {
+                            still.push(Wanted { pred, span: w.span });
+                            progressed = true;
+                        } else {
+                            still.push(Wanted { pred, span: w.span });
+                        }
+                    }
+                }
+            }
+            pending = still;
+            if pending.is_empty() || round == 3 {
+                break;
+            }
+            if !progressed && !self.default_vars(&pending) {
+                break;
+            }
+        }
+        for w in pending {
+            if self.diags.iter().any(|d| d.span == w.span) {
+                continue;
+            }
+            let shown = TypePrinter::new().pred(&w.pred);
+            self.diags.push(Diag::ambiguous(shown, w.span));
+        }
+    }
+
+    /// For a multi-parameter class, the only instance whose head unifies with `pred` fixes
+    /// the remaining parameters (`Indexable (List a) b` gives `b = a`). True when it did.
+    fn improve(&mut self, pred: &Pred) -> bool {
+        if pred.args.len() < 2 {
+            return false;
+        }
+        let mut fitting = Vec::new();
+        for (i, inst) in self.env.instances.iter().enumerate() {
+            if inst.class != pred.class {
+                continue;
+            }
+            let snap = self.u.snapshot();
+            let fresh: Vec<Ty> = (0..inst.vars).map(|_| self.u.fresh()).collect();
+            let ok = inst
+                .head
+                .iter()
+                .zip(&pred.args)
+                .all(|(h, a)| self.u.unify(&h.instantiate(&fresh), a).is_ok());
+            self.u.rollback_to(snap);
+            if ok {
+                fitting.push(i);
+            }
+        }
+        let [only] = fitting.as_slice() else {
+            return false;
+        };
+        let inst = &self.env.instances[*only];
+        let fresh: Vec<Ty> = (0..inst.vars).map(|_| self.u.fresh()).collect();
+        let before: Vec<Ty> = pred.args.iter().map(|a| self.u.zonk(a)).collect();
+        for (h, a) in inst.head.iter().zip(&pred.args) {
+            let _ = self.u.unify(&h.instantiate(&fresh), a);
+        }
+        let after: Vec<Ty> = pred.args.iter().map(|a| self.u.zonk(a)).collect();
+        before != after
+    }
+
+    /// Picks a default type for each eligible variable; true when any was defaulted.
+    fn default_vars(&mut self, pending: &[Wanted]) -> bool {
+        let mut vars = Vec::new();
+        for w in pending {
+            for a in &w.pred.args {
+                a.free_vars(&mut vars);
+            }
+        }
+        let candidates = self.default_candidates();
+        let mut changed = false;
+        for v in vars {
+            let var_ty = Ty::Var(v);
+            let preds: Vec<&Pred> = pending
+                .iter()
+                .map(|w| &w.pred)
+                .filter(|p| {
+                    p.args.iter().any(|a| {
+                        let mut fv = Vec::new();
+                        a.free_vars(&mut fv);
+                        fv.contains(&v)
+                    })
+                })
+                .collect();
+            // Every constraint on the variable is simple (`C a`) and at least one class is
+            // defaultable; the others (`Eq`, `Ord`, ...) must hold at the chosen type.
+            let eligible = preds
+                .iter()
+                .all(|p| p.args.len() == 1 && p.args[0] == var_ty)
+                && preds.iter().any(|p| DEFAULTABLE.contains(&&*p.class));
+            if !eligible || preds.is_empty() {
+                continue;
+            }
+            let chosen = candidates.iter().find(|c| {
+                preds.iter().all(|p| {
+                    let pred = Pred {
+                        class: p.class.clone(),
+                        args: vec![(*c).clone()],
+                    };
+                    matches!(entails(self.env, &[], &pred, 0), Entail::Yes)
+                })
+            });
+            if let Some(t) = chosen.cloned() {
+                if self.u.unify(&var_ty, &t).is_ok() {
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Ground nullary types of the item's subexpressions in first-seen order, then
+    /// `f32`, `i32`, `string`.
+    fn default_candidates(&mut self) -> Vec<Ty> {
+        let mut out: Vec<Ty> = Vec::new();
+        for i in 0..self.expr_types.len() {
+            let t = self.u.zonk(&self.expr_types[i]);
+            if let Ty::Con(n) = &t {
+                if crate::types::ty::is_primitive_scalar(n) && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        for n in ["f32", "i32", "string"] {
+            let t = Ty::Con(Arc::from(n));
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        out
+    }
+}
