@@ -134,6 +134,25 @@ impl Database {
         db
     }
 
+    /// A database that appends a line to `log` for every query it executes (not for the
+    /// ones it reuses), to observe incrementality.
+    pub fn with_execution_log(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> Database {
+        let callback = move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                if let Ok(mut log) = log.lock() {
+                    log.push(format!("{database_key:?}"));
+                }
+            }
+        };
+        let mut db = Database {
+            storage: salsa::Storage::new(Some(Box::new(callback))),
+            prelude: None,
+        };
+        let file = SourceFile::new(&db, PRELUDE_PATH.to_string(), PRELUDE_SOURCE.to_string());
+        db.prelude = Some(Prelude::new(&db, file));
+        db
+    }
+
     pub fn prelude(&self) -> Prelude {
         self.prelude
             .expect("the database is created with its prelude")
@@ -197,4 +216,45 @@ pub fn file_holes(
         }
     }
     out
+}
+
+/// The inferred and the expected type of the smallest expression at `offset`, printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypesAt {
+    pub span: crate::span::Span,
+    pub inferred: String,
+    pub expected: Option<String>,
+}
+
+/// Types at a byte offset of `file` (None outside every expression).
+pub fn types_at(db: &Database, file: SourceFile, offset: usize) -> Option<TypesAt> {
+    let parsed = parse(db, file);
+    let (index, item) = parsed
+        .items
+        .iter()
+        .enumerate()
+        .find(|(_, it)| it.abs(it.span).touches(offset))?;
+    let rel = offset.checked_sub(item.offset as usize)?;
+    let smallest = item
+        .arena
+        .exprs
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.span.touches(rel))
+        .min_by_key(|(_, e)| e.span.len())?
+        .0;
+    let key = ItemKey::new(db, file, index as u32);
+    let types = item_types(db, db.prelude(), key);
+    let inferred = types.expr_types.get(smallest)?.to_string();
+    let expected = types
+        .expected
+        .get(smallest)
+        .cloned()
+        .flatten()
+        .map(|t| t.to_string());
+    Some(TypesAt {
+        span: item.abs(item.arena.exprs[smallest].span),
+        inferred,
+        expected,
+    })
 }

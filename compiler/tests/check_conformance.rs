@@ -78,3 +78,17 @@ fn ph_hole_reports_expected_type_and_context() {
         Some(("sensor_reading", "string"))
     );
 }
+
+#[test]
+fn types_at_offset_reports_inferred_and_expected() {
+    let db = Database::new();
+    let text = "fn f : i32 -> string = \\n -> \"v\"\nlet x = 1 in\nlet y : string = f x in\ny\n";
+    let file = db.add_file("t.rex", text);
+    let at_x = text.find("f x").unwrap() + 2;
+    let t = rex_compiler::db::types_at(&db, file, at_x).expect("types at x");
+    assert_eq!(t.inferred, "i32");
+    assert_eq!(t.expected.as_deref(), Some("i32"));
+    let at_call = text.find("f x").unwrap();
+    let t = rex_compiler::db::types_at(&db, file, at_call).expect("types at f");
+    assert_eq!(t.inferred, "i32 -> string");
+}
