@@ -1,1 +1,47 @@
-fn main() {}
+//! The `rex` command-line tool. Each subcommand lives in its own module; this file only parses
+//! the arguments and runs the chosen command on a thread with a large stack.
+
+mod check;
+mod exit;
+mod render;
+mod stack;
+
+use clap::{Parser, Subcommand};
+
+use crate::render::ColorMode;
+
+#[derive(Parser, Debug)]
+#[command(name = "rex", version, about = "The Rex language toolchain")]
+struct Cli {
+    /// When to colour terminal output.
+    #[arg(long, value_enum, default_value_t = ColorMode::Auto, global = true)]
+    color: ColorMode,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse and check Rex files and report their diagnostics.
+    Check(check::CheckArgs),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let status = stack::run_with_large_stack(move || match cli.command {
+        Command::Check(args) => check::run(&args, cli.color),
+    });
+    status.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,110 @@
+//! `rex check FILE...`: parse and check files and report every diagnostic.
+
+use std::io;
+use std::path::PathBuf;
+
+use clap::Args;
+use rex_compiler::db::Database;
+
+use crate::exit::Status;
+use crate::render::{self, ColorMode, FileReport};
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The Rex source files to check.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Print one JSON object `{"diagnostics": [...]}` on stdout instead of rendered text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
+    let Some(sources) = read_sources(&args.files) else {
+        return Status::Failure;
+    };
+
+    let db = Database::new();
+    let reports: Vec<FileReport> = sources
+        .into_iter()
+        .map(|(path, text)| {
+            let file = db.add_file(path.clone(), text.clone());
+            let diagnostics = db.diagnostics(file).to_vec();
+            FileReport {
+                path,
+                text,
+                diagnostics,
+            }
+        })
+        .collect();
+
+    let written = if args.json {
+        render::json::write_report(&mut io::stdout().lock(), &reports)
+    } else {
+        render::terminal::write_report(&reports, color)
+    };
+    if let Err(err) = written {
+        // A closed pipe (`rex check --json f.rex | head`) is the reader's choice, not a failure.
+        if err.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the report: {err}");
+            return Status::Failure;
+        }
+    }
+
+    if reports.iter().any(FileReport::has_errors) {
+        Status::Errors
+    } else {
+        Status::Success
+    }
+}
+
+/// Reads every file, reporting each one that cannot be read. `None` when any failed: nothing
+/// is checked then, so a typo in one path never passes for a clean run.
+fn read_sources(paths: &[PathBuf]) -> Option<Vec<(String, String)>> {
+    let mut sources = Vec::with_capacity(paths.len());
+    let mut ok = true;
+    for path in paths {
+        let shown = path.display().to_string();
+        match std::fs::read_to_string(path) {
+            Ok(text) => sources.push((shown, text)),
+            Err(err) => {
+                eprintln!("error: cannot read `{shown}`: {}", describe_io_error(&err));
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(sources)
+}
+
+/// The OS message without the trailing ` (os error N)` that `io::Error` appends.
+fn describe_io_error(err: &io::Error) -> String {
+    if err.kind() == io::ErrorKind::InvalidData {
+        return "the file is not valid UTF-8".to_string();
+    }
+    let text = err.to_string();
+    match text.rfind(" (os error ") {
+        Some(cut) if text.ends_with(')') => text[..cut].to_string(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_messages_drop_the_os_error_number() {
+        let err = io::Error::from_raw_os_error(2);
+        assert_eq!(describe_io_error(&err), "No such file or directory");
+    }
+
+    #[test]
+    fn invalid_utf8_is_named() {
+        let err = io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        );
+        assert_eq!(describe_io_error(&err), "the file is not valid UTF-8");
+    }
+}

@@ -1,0 +1,272 @@
+//! `rex check` driven through the real binary: exit statuses, the JSON contract, terminal
+//! rendering, and inputs that must not crash it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "rex-cli-check-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rex(args: &[&str], files: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rex"))
+        .args(args)
+        .args(files)
+        .output()
+        .expect("run rex")
+}
+
+fn json(output: &Output) -> Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.trim_end().lines().count(),
+        1,
+        "--json prints one line: {stdout}"
+    );
+    serde_json::from_str(&stdout).expect("stdout is one JSON object")
+}
+
+fn diagnostics(value: &Value) -> &Vec<Value> {
+    value["diagnostics"]
+        .as_array()
+        .expect("`diagnostics` is an array")
+}
+
+const VALID: &str =
+    "fn double : i32 -> i32 = \\n -> n * 2\n\nlet xs = [1, 2, 3] in\nmap double xs\n";
+
+#[test]
+fn valid_file_exits_0() {
+    let dir = TempDir::new();
+    let file = dir.file("ok.rex", VALID);
+    let out = rex(&["check", "--json"], &[&file]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let value = json(&out);
+    let errors = diagnostics(&value)
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .count();
+    assert_eq!(errors, 0, "{value}");
+
+    let out = rex(&["check", "--color", "never"], &[&file]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "terminal mode writes to stderr");
+}
+
+#[test]
+fn shipped_examples_check_clean() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let out = rex(
+        &["check", "--json"],
+        &[&examples.join("hello.rex"), &examples.join("holes.rex")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn broken_file_exits_1_with_located_json_diagnostic() {
+    let dir = TempDir::new();
+    // The `(` is never closed. The astral `𝔸` before it is 4 bytes but 2 UTF-16 units, so
+    // the paren sits at byte 18 and character 16 of line 1 (0-based).
+    let file = dir.file("broken.rex", "{- a comment -}\nlet s = \"𝔸\" in (s\n");
+    let out = rex(&["check", "--json"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let all = diagnostics(&value);
+    assert!(!all.is_empty(), "{value}");
+    for d in all {
+        for key in [
+            "file", "code", "severity", "category", "message", "range", "notes",
+        ] {
+            assert!(d.get(key).is_some(), "diagnostic lacks `{key}`: {d}");
+        }
+        let code = d["code"].as_str().expect("code is a string");
+        assert!(
+            code.len() == 5 && code.starts_with('E'),
+            "code like E0101: {code}"
+        );
+        assert!(["error", "warning", "info"].contains(&d["severity"].as_str().unwrap_or("")));
+        assert!(d["category"].is_string() && d["message"].is_string());
+        assert!(d["notes"].is_array());
+        for end in ["start", "end"] {
+            assert!(d["range"][end]["line"].is_u64(), "{d}");
+            assert!(d["range"][end]["character"].is_u64(), "{d}");
+        }
+    }
+    let unclosed = all
+        .iter()
+        .find(|d| d["code"] == "E0102")
+        .unwrap_or_else(|| panic!("an unclosed-delimiter diagnostic: {value}"));
+    assert_eq!(unclosed["severity"], "error");
+    assert_eq!(unclosed["category"], "syntax");
+    assert_eq!(
+        unclosed["range"]["start"],
+        serde_json::json!({"line": 1, "character": 16})
+    );
+    assert_eq!(
+        unclosed["range"]["end"],
+        serde_json::json!({"line": 1, "character": 17})
+    );
+}
+
+#[test]
+fn missing_file_exits_2_with_message_on_stderr() {
+    let dir = TempDir::new();
+    let missing = dir.0.join("missing.rex");
+    let out = rex(&["check", "--json"], &[&missing]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "nothing on stdout: {out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: cannot read `") && stderr.contains("missing.rex"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("No such file or directory"), "{stderr}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = rex(&["check"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = rex(&["frobnicate"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = rex(&["--help"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn several_files_report_each_with_its_name() {
+    let dir = TempDir::new();
+    let good = dir.file("good.rex", VALID);
+    let bad = dir.file("bad.rex", "let x = (1 +\n");
+    let out = rex(&["check", "--json"], &[&good, &bad]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let errors: Vec<&Value> = diagnostics(&value)
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert!(!errors.is_empty(), "{value}");
+    for d in errors {
+        let file = d["file"].as_str().expect("file is a string");
+        assert!(file.ends_with("bad.rex"), "{d}");
+    }
+
+    let out = rex(&["check", "--color", "never"], &[&good, &bad]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("checked 2 files"), "{stderr}");
+
+    // Two clean files together are clean.
+    let out = rex(&["check"], &[&good, &good]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn one_unreadable_file_among_several_exits_2() {
+    let dir = TempDir::new();
+    let good = dir.file("good.rex", VALID);
+    let missing = dir.0.join("nope.rex");
+    let out = rex(&["check"], &[&good, &missing]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope.rex"));
+}
+
+#[test]
+fn deep_nesting_reports_a_diagnostic_instead_of_crashing() {
+    let dir = TempDir::new();
+    let file = dir.file("deep.rex", &"(".repeat(100_000));
+    let out = rex(&["check", "--json"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", out.status);
+    let value = json(&out);
+    assert!(
+        diagnostics(&value).iter().any(|d| d["code"] == "E0107"),
+        "a nesting-too-deep diagnostic"
+    );
+
+    // The terminal renderer caps what it prints per file.
+    let out = rex(&["check", "--color", "never"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not shown"), "the cap is announced");
+}
+
+#[test]
+fn terminal_rendering_names_code_and_file() {
+    let dir = TempDir::new();
+    let file = dir.file("shown.rex", "let x = (1 +\n");
+    let out = rex(&["check", "--color", "never"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[E0"), "{stderr}");
+    assert!(
+        stderr.contains("shown.rex:1:9"),
+        "file:line:column: {stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "no colour with --color never");
+
+    let out = rex(&["check", "--color", "always"], &[&file]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains('\u{1b}'));
+
+    // Not a terminal, so `auto` means no colour.
+    let out = rex(&["check"], &[&file]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains('\u{1b}'));
+}
+
+#[test]
+fn hostile_bytes_never_crash() {
+    let dir = TempDir::new();
+    let cases = [
+        "",
+        "\u{feff}",
+        "\"unterminated",
+        "{- unterminated",
+        "\0\u{1}\u{7f}",
+        "let x = λ → ? in ?x",
+        ")))]]]}}}",
+        "fn : = -> \\ in let match when",
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let file = dir.file(&format!("case{i}.rex"), text);
+        let out = rex(&["check", "--json"], &[&file]);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{text:?}: {:?}",
+            out.status
+        );
+        json(&out);
+    }
+    let invalid = dir.0.join("latin1.rex");
+    std::fs::write(&invalid, b"let x = \"\xe9\" in x").expect("write");
+    let out = rex(&["check"], &[&invalid]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+}
