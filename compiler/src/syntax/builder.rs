@@ -81,6 +81,13 @@ impl<'a> Builder<'a> {
         self.expr_span(ExprKind::Error { skipped }, span)
     }
 
+    /// The error node for a stretch the driver skipped (a `Skipped` token); an empty stretch
+    /// is a missing element.
+    pub fn skipped_expr(&mut self, l: usize, r: usize) -> ExprId {
+        let skipped = if l < r { vec![Span::new(l, r)] } else { vec![] };
+        self.expr(ExprKind::Error { skipped }, l, r)
+    }
+
     pub fn error_pat(&mut self, rec: Recovery<'a>, l: usize, r: usize) -> PatId {
         let span = recovery_span(&rec, l, r);
         self.recoveries.push(rec);

@@ -5,16 +5,45 @@
 //! (continuation lines are indented). Everything else in column 1 belongs to the program's
 //! result expression. Parsing each item on its own keeps damage from one broken item out of
 //! the others.
+//!
+//! Two more rules keep an edit from gluing text onto a neighbouring item:
+//!
+//! * a line that starts with a declaration keyword (`fn`, `type`, `class`, `instance`,
+//!   `import`, `pub`) starts an item whatever its indentation, since those words mean
+//!   nothing inside an item;
+//! * a line indented less than the item's first continuation line (outside brackets) starts a
+//!   *tentative* item: the parser joins it back to the item before when it cannot stand alone
+//!   and the joined text parses cleanly (see `parser.rs`).
 
 use super::lexer::Token;
 use super::token::Tok;
 use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
-use crate::line_index::LineIndex;
 use crate::span::Span;
 
 /// The deepest bracket nesting an item may have. Deeper input is reported, not parsed, so
 /// no later pass can exhaust the stack on it.
 pub const MAX_BRACKET_DEPTH: usize = 256;
+
+/// A token with its place in the text's lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Laid<'a> {
+    pub token: Token<'a>,
+    /// 0-based line.
+    pub line: u32,
+    /// 0-based byte column.
+    pub col: u32,
+    /// True for the first token of its line.
+    pub line_start: bool,
+}
+
+/// The tokens of one top-level item, as the layout rules group them.
+#[derive(Clone, Debug)]
+pub struct Group<'a> {
+    pub tokens: Vec<Laid<'a>>,
+    /// The group starts at a dedented line rather than in column 1 or at a keyword: it may
+    /// belong to the item before.
+    pub tentative: bool,
+}
 
 /// The tokens of one top-level item, ready for the grammar.
 #[derive(Debug)]
@@ -25,79 +54,173 @@ pub struct Chunk<'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// Set when the item nests too deeply to be parsed safely.
     pub too_deep: bool,
+    /// Indices (into the item's tokens) of the openers that were never closed and got a
+    /// closer where the balancing rules put one (before a mismatched closer, a member line or
+    /// the end of the item), rather than where a hint asked for it.
+    pub unclosed: Vec<usize>,
 }
 
-pub fn split<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Chunk<'a>> {
-    let index = LineIndex::new(text);
-    let mut groups: Vec<(bool, Vec<Token<'a>>)> = Vec::new();
-    let mut prev_line = usize::MAX;
+/// Gives every token its line and column, in one pass over the text.
+pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut pos, mut line, mut line_begin) = (0usize, 0u32, 0usize);
+    let mut prev_line = u32::MAX;
     for tok in tokens {
-        let line = index.line_of(tok.span.start as usize);
-        let first_on_line = line != prev_line;
-        prev_line = line;
-        let at_margin = first_on_line && index.byte_column(tok.span.start as usize) == 0;
-        let starts_decl = tok.tok.starts_declaration();
-        let new_group = match groups.last() {
-            None => true,
-            Some((is_decl, _)) => at_margin && (starts_decl || *is_decl),
-        };
-        if new_group {
-            groups.push((starts_decl, Vec::new()));
+        let start = (tok.span.start as usize).min(bytes.len());
+        while pos < start {
+            if bytes[pos] == b'\n' {
+                line += 1;
+                line_begin = pos + 1;
+            }
+            pos += 1;
         }
-        if let Some((_, group)) = groups.last_mut() {
-            group.push(*tok);
+        out.push(Laid {
+            token: *tok,
+            line,
+            col: (start - line_begin) as u32,
+            line_start: line != prev_line,
+        });
+        prev_line = line;
+    }
+    out
+}
+
+/// Groups a file's tokens into items by the layout rules.
+pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
+    struct Open<'a> {
+        group: Group<'a>,
+        is_decl: bool,
+        body_col: Option<u32>,
+        depth: usize,
+    }
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut current: Option<Open<'a>> = None;
+    for laid in place(text, tokens) {
+        let starts_decl = laid.token.tok.starts_declaration();
+        let boundary = match &current {
+            None => Some(false),
+            Some(open) if laid.line_start => {
+                if starts_decl || (laid.col == 0 && open.is_decl) {
+                    Some(false)
+                } else if laid.col > 0
+                    && open.depth == 0
+                    && open.body_col.is_some_and(|body| laid.col < body)
+                {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
+            Some(_) => None,
+        };
+        if let Some(tentative) = boundary {
+            // A dedented piece of a declaration still ends at the next line in column 1.
+            let inherited = tentative && current.as_ref().is_some_and(|open| open.is_decl);
+            if let Some(done) = current.take() {
+                groups.push(done.group);
+            }
+            current = Some(Open {
+                group: Group {
+                    tokens: Vec::new(),
+                    tentative,
+                },
+                is_decl: starts_decl || inherited,
+                body_col: None,
+                depth: 0,
+            });
+        } else if let Some(open) = current.as_mut() {
+            if laid.line_start && laid.col > 0 && open.body_col.is_none() {
+                open.body_col = Some(laid.col);
+            }
+        }
+        if let Some(open) = current.as_mut() {
+            if laid.token.tok.opens() {
+                open.depth += 1;
+            } else if laid.token.tok.closes() {
+                open.depth = open.depth.saturating_sub(1);
+            }
+            open.group.tokens.push(laid);
         }
     }
+    groups.extend(current.map(|open| open.group));
     groups
-        .into_iter()
-        .map(|(_, toks)| finish_chunk(&index, toks))
+}
+
+/// Splits a file's tokens into item chunks (the layout rules alone, no parsing).
+pub fn split<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Chunk<'a>> {
+    group(text, tokens)
+        .iter()
+        .map(|g| chunk(&g.tokens))
         .collect()
 }
 
-fn finish_chunk<'a>(index: &LineIndex, tokens: Vec<Token<'a>>) -> Chunk<'a> {
-    let span = match (tokens.first(), tokens.last()) {
-        (Some(f), Some(l)) => f.span.cover(l.span),
-        _ => Span::default(),
-    };
-    let mut diagnostics = Vec::new();
-    let (tokens, too_deep) = balance(tokens, span, &mut diagnostics);
-    let tokens = if is_member_block(&tokens) {
-        insert_separators(index, tokens)
-    } else {
-        tokens
-    };
-    Chunk {
-        tokens,
-        span,
-        diagnostics,
-        too_deep,
-    }
+/// Balances the brackets of an item's tokens and separates its members.
+pub fn chunk<'a>(tokens: &[Laid<'a>]) -> Chunk<'a> {
+    chunk_with(tokens, &[])
 }
 
-fn closer_for(open: Tok<'_>) -> Tok<'static> {
-    match open {
-        Tok::LParen => Tok::RParen,
-        Tok::LBracket => Tok::RBracket,
-        _ => Tok::RBrace,
+/// Like [`chunk`], closing each unclosed opener of `close_before` (opener index, token
+/// index) right before the given token instead of where the balancing rules would.
+pub fn chunk_with<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> Chunk<'a> {
+    let span = match (tokens.first(), tokens.last()) {
+        (Some(f), Some(l)) => f.token.span.cover(l.token.span),
+        _ => Span::default(),
+    };
+    let mut b = Balancer {
+        out: Vec::with_capacity(tokens.len() + 4),
+        open: Vec::new(),
+        diags: Vec::new(),
+        too_deep: false,
+        unclosed: Vec::new(),
+    };
+    let member_lines = is_member_block(tokens);
+    let header_line = tokens.first().map_or(0, |t| t.line);
+    let mut member_col: Option<u32> = None;
+    for (i, laid) in tokens.iter().enumerate() {
+        for &(opener, _) in close_before.iter().filter(|(_, before)| *before == i) {
+            b.close_through(opener, laid.token.span.start);
+        }
+        if member_lines && laid.line_start && laid.line != header_line {
+            let member_col = *member_col.get_or_insert(laid.col);
+            if laid.col <= member_col {
+                b.separate(laid.token.span.start);
+            }
+        }
+        b.push(i, laid.token);
+    }
+    b.close_all(span.end);
+    Chunk {
+        tokens: b.out,
+        span,
+        diagnostics: b.diags,
+        too_deep: b.too_deep,
+        unclosed: b.unclosed,
     }
 }
 
 /// Drops closers with no opener and adds closers for openers left open, so every bracket
 /// pair is whole and the grammar's bracket-level recovery can always resynchronise.
-fn balance<'a>(
-    tokens: Vec<Token<'a>>,
-    chunk: Span,
-    diags: &mut Vec<Diagnostic>,
-) -> (Vec<Token<'a>>, bool) {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut open: Vec<Token<'a>> = Vec::new();
-    let mut too_deep = false;
-    for tok in tokens {
+///
+/// In a class or instance body, a separator goes before each member line: lines after the
+/// header that start at (or left of) the column of the first such line. A separator closes
+/// every bracket still open, so an unclosed bracket damages one member only.
+struct Balancer<'a> {
+    out: Vec<Token<'a>>,
+    /// Open brackets and their token indices.
+    open: Vec<(usize, Token<'a>)>,
+    diags: Vec<Diagnostic>,
+    too_deep: bool,
+    unclosed: Vec<usize>,
+}
+
+impl<'a> Balancer<'a> {
+    fn push(&mut self, index: usize, tok: Token<'a>) {
         if tok.tok.opens() {
-            open.push(tok);
-            if open.len() > MAX_BRACKET_DEPTH && !too_deep {
-                too_deep = true;
-                diags.push(
+            self.open.push((index, tok));
+            if self.open.len() > MAX_BRACKET_DEPTH && !self.too_deep {
+                self.too_deep = true;
+                self.diags.push(
                     Diagnostic::error(
                         Code::NestingTooDeep,
                         tok.span,
@@ -110,19 +233,21 @@ fn balance<'a>(
                     }),
                 );
             }
-            out.push(tok);
+            self.out.push(tok);
         } else if tok.tok.closes() {
-            if let Some(pos) = open.iter().rposition(|o| closer_for(o.tok) == tok.tok) {
-                while open.len() > pos + 1 {
-                    if let Some(unclosed) = open.pop() {
-                        report_unclosed(&unclosed, diags);
-                        out.push(virtual_token(closer_for(unclosed.tok), tok.span.start));
+            let matching = self
+                .open
+                .iter()
+                .rposition(|(_, o)| closer_for(o.tok) == tok.tok);
+            match matching {
+                Some(pos) => {
+                    while self.open.len() > pos + 1 {
+                        self.close_innermost(tok.span.start, true);
                     }
+                    self.open.pop();
+                    self.out.push(tok);
                 }
-                open.pop();
-                out.push(tok);
-            } else {
-                diags.push(
+                None => self.diags.push(
                     Diagnostic::error(
                         Code::UnexpectedToken,
                         tok.span,
@@ -133,17 +258,58 @@ fn balance<'a>(
                         expected: vec![],
                         skipped: vec![tok.span],
                     }),
-                );
+                ),
             }
         } else {
-            out.push(tok);
+            self.out.push(tok);
         }
     }
-    while let Some(unclosed) = open.pop() {
-        report_unclosed(&unclosed, diags);
-        out.push(virtual_token(closer_for(unclosed.tok), chunk.end));
+
+    /// Closes the innermost open bracket with a virtual closer at `at`.
+    fn close_innermost(&mut self, at: u32, by_rule: bool) {
+        if let Some((index, unclosed)) = self.open.pop() {
+            report_unclosed(&unclosed, &mut self.diags);
+            self.out.push(virtual_token(closer_for(unclosed.tok), at));
+            if by_rule {
+                self.unclosed.push(index);
+            }
+        }
     }
-    (out, too_deep)
+
+    /// Closes the opener at token index `opener` (and any opened inside it) at `at`, if it
+    /// is still open.
+    fn close_through(&mut self, opener: usize, at: u32) {
+        if !self.open.iter().any(|(i, _)| *i == opener) {
+            return;
+        }
+        while let Some(&(index, _)) = self.open.last() {
+            self.close_innermost(at, index != opener);
+            if index == opener {
+                break;
+            }
+        }
+    }
+
+    fn separate(&mut self, at: u32) {
+        while !self.open.is_empty() {
+            self.close_innermost(at, true);
+        }
+        self.out.push(virtual_token(Tok::Sep, at));
+    }
+
+    fn close_all(&mut self, at: u32) {
+        while !self.open.is_empty() {
+            self.close_innermost(at, true);
+        }
+    }
+}
+
+fn closer_for(open: Tok<'_>) -> Tok<'static> {
+    match open {
+        Tok::LParen => Tok::RParen,
+        Tok::LBracket => Tok::RBracket,
+        _ => Tok::RBrace,
+    }
 }
 
 fn report_unclosed(open: &Token<'_>, diags: &mut Vec<Diagnostic>) {
@@ -167,42 +333,11 @@ fn virtual_token(tok: Tok<'static>, at: u32) -> Token<'static> {
     }
 }
 
-fn is_member_block(tokens: &[Token<'_>]) -> bool {
-    let mut it = tokens.iter().map(|t| t.tok);
+fn is_member_block(tokens: &[Laid<'_>]) -> bool {
+    let mut it = tokens.iter().map(|t| t.token.tok);
     match it.next() {
         Some(Tok::Class | Tok::Instance) => true,
         Some(Tok::Pub) => matches!(it.next(), Some(Tok::Class | Tok::Instance)),
         _ => false,
     }
-}
-
-/// Inserts a separator before each member line of a class or instance body: lines after the
-/// header that start at (or left of) the column of the first such line.
-fn insert_separators<'a>(index: &LineIndex, tokens: Vec<Token<'a>>) -> Vec<Token<'a>> {
-    let Some(first) = tokens.first() else {
-        return tokens;
-    };
-    let header_line = index.line_of(first.span.start as usize);
-    let mut out = Vec::with_capacity(tokens.len() + 8);
-    let mut body_col: Option<usize> = None;
-    let mut prev_line = header_line;
-    let mut depth = 0usize;
-    for tok in tokens {
-        let line = index.line_of(tok.span.start as usize);
-        if line != prev_line && line != header_line && depth == 0 {
-            let col = index.byte_column(tok.span.start as usize);
-            let member_col = *body_col.get_or_insert(col);
-            if col <= member_col {
-                out.push(virtual_token(Tok::Sep, tok.span.start));
-            }
-        }
-        prev_line = line;
-        if tok.tok.opens() {
-            depth += 1;
-        } else if tok.tok.closes() {
-            depth = depth.saturating_sub(1);
-        }
-        out.push(tok);
-    }
-    out
 }

@@ -2,9 +2,12 @@
 
 pub mod ast;
 pub mod builder;
+pub mod collapse;
+mod item_parser;
 pub mod layout;
 pub mod lexer;
 pub mod parser;
+pub mod print;
 pub mod token;
 
 #[allow(clippy::all, unused_parens, unused_imports)]

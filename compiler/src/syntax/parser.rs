@@ -1,22 +1,13 @@
 //! The parser driver: lex, split into items, parse each with the grammar, and turn every
 //! recovered error into a diagnostic. Parsing is total: any text gives a list of items.
 
-use lalrpop_util::ParseError;
+use super::ast::{Item, ItemKind};
+use super::item_parser::{parse_item, ParsedItem};
+use super::layout::{self, Group, Laid};
+use super::lexer;
+use crate::diagnostic::{Code, Diagnostic};
 
-use super::ast::{Arena, Item, ItemKind};
-use super::builder::{Builder, Recovery};
-use super::grammar::ItemParser;
-use super::layout::{self, Chunk};
-use super::lexer::{self, Token};
-use super::token::Tok;
-use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
-use crate::span::Span;
-
-/// The deepest expression nesting accepted; deeper items are reported and not analysed.
-pub const MAX_EXPR_DEPTH: usize = 1000;
-
-/// At most this many syntax diagnostics are reported per item; the rest are noise.
-const MAX_DIAGNOSTICS_PER_ITEM: usize = 8;
+pub use super::item_parser::MAX_EXPR_DEPTH;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedFile {
@@ -27,207 +18,145 @@ pub struct ParsedFile {
 
 pub fn parse_text(text: &str) -> ParsedFile {
     let (tokens, mut diagnostics) = lexer::lex(text);
-    let chunks = layout::split(text, &tokens);
-    let mut items = Vec::with_capacity(chunks.len());
-    for chunk in chunks {
-        let (item, diags) = parse_chunk(chunk);
-        diagnostics.extend(diags);
-        items.push(item);
+    let mut parsed: Vec<ParsedItem<'_>> = Vec::new();
+    for group in layout::group(text, &tokens) {
+        parse_group(group, &mut parsed);
+    }
+    let mut items = Vec::with_capacity(parsed.len());
+    for p in parsed {
+        diagnostics.extend(p.diagnostics);
+        items.push(p.item);
     }
     check_result_expressions(&items, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     ParsedFile { items, diagnostics }
 }
 
-/// Parses one item. The item's tree uses spans relative to its start, so an edit elsewhere
-/// in the file leaves it equal (and analyses of it reusable).
-fn parse_chunk(chunk: Chunk<'_>) -> (Item, Vec<Diagnostic>) {
-    let offset = chunk.span.start;
-    let mut diags = chunk.diagnostics;
-    let rel = |s: Span| Span {
-        start: s.start.saturating_sub(offset),
-        end: s.end.saturating_sub(offset),
+/// How many other ways of cutting a broken group into items are tried before its errors are
+/// accepted as they are.
+const MAX_RESPLIT_TRIES: usize = 4;
+
+/// Parses one layout group into one or more items. A group the grammar rejects is checked
+/// against the layout's guesses, because an edit that removes a declaration's first token
+/// glues the rest of its text onto a neighbour:
+///
+/// * a tentative group (a dedented line) that cannot stand alone is joined to the item
+///   before when the joined text parses cleanly, or when the item before is itself broken
+///   and the joined text reads with no more errors;
+/// * a group whose text up to some line at or before the error parses cleanly is cut there
+///   (the least indented such lines are tried first: that is where glued text begins);
+/// * a group in which, from some column-1 line at or after the error, the text parses cleanly (or
+///   begins with a clean item) is cut there, leaving the error in an item of its own, unless
+///   that item alone has more errors than the whole group.
+///
+/// The work spent on such attempts is bounded by a budget proportional to the group.
+fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
+    let mut r = Resplitter {
+        budget: RESPLIT_BUDGET_FACTOR * group.tokens.len() + RESPLIT_BUDGET_BASE,
     };
-    let error_item = |arena| Item {
-        kind: ItemKind::Error,
-        offset,
-        span: rel(chunk.span),
-        arena,
-    };
-    if chunk.too_deep {
-        return (error_item(Arena::default()), diags);
-    }
-    let tokens: Vec<Token<'_>> = chunk
-        .tokens
-        .iter()
-        .map(|t| Token {
-            tok: t.tok,
-            span: rel(t.span),
-        })
-        .collect();
-    let end = rel(chunk.span).end as usize;
-    let mut builder = Builder::default();
-    let result = ItemParser::new().parse(
-        &mut builder,
-        tokens
-            .iter()
-            .map(|t| Ok::<_, ()>((t.span.start as usize, t.tok, t.span.end as usize))),
-    );
-    let mut item_diags: Vec<Diagnostic> = Vec::new();
-    for rec in std::mem::take(&mut builder.recoveries) {
-        push_deduplicated(&mut item_diags, recovery_diagnostic(&rec, end));
-    }
-    let kind = match result {
-        Ok(kind) => kind,
-        Err(err) => {
-            push_deduplicated(&mut item_diags, error_diagnostic(&err, end, &[]));
-            ItemKind::Error
-        }
-    };
-    item_diags.truncate(MAX_DIAGNOSTICS_PER_ITEM);
-    let shift = offset as i64;
-    diags.extend(item_diags.into_iter().map(|mut d| {
-        d.span = d.span.shift(shift);
-        if let DiagnosticData::UnexpectedToken { skipped, .. } = &mut d.data {
-            for s in skipped {
-                *s = s.shift(shift);
+    let mut rest: &[Laid<'a>] = &group.tokens;
+    let mut tentative = group.tentative;
+    while !rest.is_empty() {
+        let parsed = r.parse(rest);
+        let Some(error_at) = parsed.first_error else {
+            out.push(parsed);
+            return;
+        };
+        if tentative {
+            if let Some(prev) = out.last() {
+                let mut joined = prev.tokens.clone();
+                joined.extend_from_slice(rest);
+                let joined = r.parse(&joined);
+                // A clean item stays as it is unless the joined text is clean too; a broken
+                // one takes the line back when that reads with no more errors.
+                let separate = prev.diagnostics.len() + parsed.diagnostics.len();
+                if joined.is_clean() || (!prev.is_clean() && joined.diagnostics.len() <= separate) {
+                    out.pop();
+                    out.push(joined);
+                    return;
+                }
             }
         }
-        d
-    }));
-    let arena = builder.arena;
-    if arena.max_expr_depth() > MAX_EXPR_DEPTH {
-        diags.push(
-            Diagnostic::error(
-                Code::NestingTooDeep,
-                chunk.span,
-                format!(
-                    "expressions nest more than {MAX_EXPR_DEPTH} deep in this item; it is not analysed"
-                ),
-            )
-            .with_data(DiagnosticData::NestingTooDeep {
-                limit: MAX_EXPR_DEPTH,
-            }),
-        );
-        return (error_item(Arena::default()), diags);
-    }
-    (
-        Item {
-            kind,
-            offset,
-            span: rel(chunk.span),
-            arena,
-        },
-        diags,
-    )
-}
-
-/// Errors at the same place describe one fault: keep the first.
-fn push_deduplicated(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
-    if diags.iter().any(|prev| prev.span.start == d.span.start) {
+        tentative = false;
+        if let Some((i, head)) = r.clean_prefix(rest, error_at) {
+            out.push(head);
+            rest = &rest[i..];
+            continue;
+        }
+        if let Some(i) = r.clean_restart(rest, error_at) {
+            let head = r.parse(&rest[..i]);
+            // Only when the broken text before the cut reads no worse alone.
+            if head.diagnostics.len() <= parsed.diagnostics.len() {
+                out.push(head);
+                rest = &rest[i..];
+                continue;
+            }
+        }
+        out.push(parsed);
         return;
     }
-    diags.push(d);
 }
 
-fn recovery_diagnostic(rec: &Recovery<'_>, end: usize) -> Diagnostic {
-    let skipped: Vec<Span> = rec
-        .dropped_tokens
-        .iter()
-        .map(|(s, _, e)| Span::new(*s, *e))
-        .collect();
-    error_diagnostic(&rec.error, end, &skipped)
+/// The parse work a group may spend on resplitting: this many times its token count, plus
+/// a constant.
+const RESPLIT_BUDGET_FACTOR: usize = 16;
+const RESPLIT_BUDGET_BASE: usize = 4096;
+
+struct Resplitter {
+    /// Tokens that may still be parsed while looking for a better cut.
+    budget: usize,
 }
 
-fn error_diagnostic(
-    err: &ParseError<usize, Tok<'_>, ()>,
-    end: usize,
-    skipped: &[Span],
-) -> Diagnostic {
-    match err {
-        ParseError::UnrecognizedToken {
-            token: (l, tok, r),
-            expected,
-        } => {
-            let expected = describe_expected(expected);
-            let message = if *tok == Tok::Sep {
-                format!(
-                    "this member line starts before the previous one is complete; expected {}",
-                    one_of(&expected)
-                )
-            } else {
-                format!("unexpected {tok}; expected {}", one_of(&expected))
-            };
-            Diagnostic::error(Code::UnexpectedToken, Span::new(*l, (*r).max(*l)), message)
-                .with_data(DiagnosticData::UnexpectedToken {
-                    found: tok.to_string(),
-                    expected,
-                    skipped: skipped.to_vec(),
-                })
-        }
-        ParseError::UnrecognizedEof { location, expected } => {
-            let expected = describe_expected(expected);
-            let at = (*location).min(end);
-            Diagnostic::error(
-                Code::UnexpectedEof,
-                Span::new(at, at),
-                format!("this item ends too early; expected {}", one_of(&expected)),
-            )
-            .with_data(DiagnosticData::UnexpectedEof { expected })
-        }
-        ParseError::ExtraToken { token: (l, tok, r) } => Diagnostic::error(
-            Code::UnexpectedToken,
-            Span::new(*l, *r),
-            format!("unexpected {tok} after a complete item"),
-        )
-        .with_data(DiagnosticData::UnexpectedToken {
-            found: tok.to_string(),
-            expected: vec![],
-            skipped: skipped.to_vec(),
-        }),
-        ParseError::InvalidToken { location } => Diagnostic::error(
-            Code::InvalidCharacter,
-            Span::new(*location, *location),
-            "invalid token",
-        ),
-        ParseError::User { .. } => {
-            Diagnostic::error(Code::UnexpectedToken, Span::new(0, 0), "syntax error")
-        }
+impl Resplitter {
+    fn parse<'a>(&mut self, tokens: &[Laid<'a>]) -> ParsedItem<'a> {
+        self.budget = self.budget.saturating_sub(tokens.len());
+        parse_item(tokens)
     }
-}
 
-/// Terminal names from the grammar, in words a person reads.
-fn describe_expected(expected: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for e in expected {
-        let d = match e.as_str() {
-            "IDENT" => "a name".to_string(),
-            "UPPER" => "a capitalised name".to_string(),
-            "INT" => "an integer".to_string(),
-            "FLOAT" => "a number".to_string(),
-            "STR" => "a string".to_string(),
-            "HOLE" => "a hole".to_string(),
-            "OP" => "an operator".to_string(),
-            "SEP" => "a new member line".to_string(),
-            quoted => {
-                let inner = quoted.trim_matches('"').replace("\\\\", "\\");
-                format!("`{inner}`")
+    /// A cut before a line at or before `error_at` leaving a clean item before it.
+    fn clean_prefix<'a>(
+        &mut self,
+        tokens: &[Laid<'a>],
+        error_at: u32,
+    ) -> Option<(usize, ParsedItem<'a>)> {
+        let mut lines: Vec<usize> = (1..tokens.len())
+            .filter(|&i| tokens[i].line_start && tokens[i].token.span.start <= error_at)
+            .collect();
+        lines.sort_by_key(|&i| (tokens[i].col, std::cmp::Reverse(i)));
+        for i in lines.into_iter().take(MAX_RESPLIT_TRIES) {
+            if self.budget < i {
+                return None;
             }
-        };
-        if !out.contains(&d) {
-            out.push(d);
+            let head = self.parse(&tokens[..i]);
+            if head.is_clean() {
+                return Some((i, head));
+            }
         }
+        None
     }
-    out
-}
 
-fn one_of(expected: &[String]) -> String {
-    const SHOWN: usize = 6;
-    match expected.len() {
-        0 => "something else".to_string(),
-        1 => expected[0].clone(),
-        n if n <= SHOWN => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
-        _ => format!("{}, ...", expected[..SHOWN].join(", ")),
+    /// A cut before a column-1 line at or after `error_at` from which the text parses cleanly or
+    /// begins with a clean item.
+    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<usize> {
+        let lines: Vec<usize> = (1..tokens.len())
+            .filter(|&i| {
+                let t = &tokens[i];
+                t.line_start && t.col == 0 && t.token.span.start >= error_at
+            })
+            .take(MAX_RESPLIT_TRIES)
+            .collect();
+        for i in lines {
+            if self.budget < tokens.len() - i {
+                return None;
+            }
+            let tail = self.parse(&tokens[i..]);
+            match tail.first_error {
+                None if tail.is_clean() => return Some(i),
+                Some(at) if self.clean_prefix(&tokens[i..], at).is_some() => return Some(i),
+                _ => {}
+            }
+        }
+        None
     }
 }
 

@@ -38,6 +38,9 @@ pub enum Tok<'a> {
     Comma,
     /// A virtual separator inserted by the layout pass between class/instance members.
     Sep,
+    /// Virtual: stands for a stretch of text inside brackets that the parser gave up on (or
+    /// for a missing element). It reads as an error node wherever an atom may stand.
+    Skipped,
     // keywords
     Fn,
     Type,
@@ -134,6 +137,7 @@ impl fmt::Display for Tok<'_> {
             Tok::RBrace => "}",
             Tok::Comma => ",",
             Tok::Sep => return write!(f, "a new member line"),
+            Tok::Skipped => return write!(f, "unreadable text"),
             Tok::Fn => "fn",
             Tok::Type => "type",
             Tok::Class => "class",

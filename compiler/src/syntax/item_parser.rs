@@ -1,0 +1,428 @@
+//! Parsing one item: the grammar, plus the recovery that keeps one fault to one diagnostic.
+//!
+//! * Faults inside brackets are collapsed bracket-locally (see `collapse.rs`).
+//! * An unclosed bracket gets its closer where its contents stop making sense rather than at
+//!   the end of the item.
+//! * Cascades are folded: one diagnostic per line, and a bracket diagnostic (unclosed or
+//!   unmatched) stands for the grammar errors on its line, since they are its consequence.
+
+use lalrpop_util::ParseError;
+
+use super::ast::{Arena, Item, ItemKind};
+use super::builder::{Builder, Recovery};
+use super::collapse;
+use super::grammar::ItemParser;
+use super::layout::{self, Chunk, Laid};
+use super::lexer::Token;
+use super::token::Tok;
+use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
+use crate::span::Span;
+
+/// The deepest expression nesting accepted; deeper items are reported and not analysed.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+
+/// At most this many bracket-local collapses per item before the grammar's own recovery
+/// takes what is left.
+const MAX_COLLAPSES: usize = 8;
+
+/// At most this many syntax diagnostics are reported per item; the rest are noise.
+const MAX_DIAGNOSTICS_PER_ITEM: usize = 8;
+
+/// How many unclosed brackets get their closer moved to a better place.
+const MAX_CLOSER_MOVES: usize = 4;
+
+/// One item as parsed, with the tokens it came from.
+pub(crate) struct ParsedItem<'a> {
+    pub tokens: Vec<Laid<'a>>,
+    pub item: Item,
+    /// Absolute spans, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The absolute position of the first error the grammar met, if any.
+    pub first_error: Option<u32>,
+}
+
+impl ParsedItem<'_> {
+    pub fn is_clean(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+}
+
+/// Parses an item's tokens. An unclosed bracket is closed at the end of the item by the
+/// layout rules, which makes the grammar fail where the bracket's contents stop making
+/// sense and again at the virtual closer. So where the grammar fails inside an unclosed
+/// bracket (not inside a bracket nested in it), the closer is moved to the failure, or to
+/// the end of the bracket's line, whichever reads with fewer errors.
+pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
+    let mut hints: Vec<(usize, usize)> = Vec::new();
+    let mut best = parse_hinted(tokens, &hints);
+    for _ in 0..MAX_CLOSER_MOVES {
+        let Some((opener, at_error)) = best
+            .unclosed
+            .iter()
+            .rev()
+            .find_map(|&o| error_inside(tokens, o, &best.errors).map(|e| (o, e)))
+        else {
+            break;
+        };
+        let line_end = (opener + 1..tokens.len())
+            .find(|&i| tokens[i].line_start)
+            .unwrap_or(tokens.len());
+        let mut improved: Option<(usize, Hinted<'a>)> = None;
+        for place in [at_error, line_end] {
+            if place >= tokens.len() || place <= opener {
+                continue;
+            }
+            hints.push((opener, place));
+            let candidate = parse_hinted(tokens, &hints);
+            hints.pop();
+            let bar = improved
+                .as_ref()
+                .map_or(best.parsed.diagnostics.len(), |(_, c)| {
+                    c.parsed.diagnostics.len()
+                });
+            if candidate.parsed.diagnostics.len() < bar {
+                improved = Some((place, candidate));
+            }
+        }
+        let Some((place, candidate)) = improved else {
+            break;
+        };
+        hints.push((opener, place));
+        best = candidate;
+    }
+    best.parsed
+}
+
+/// The index of the first token inside the bracket opened at `opener` (and not inside a
+/// bracket nested in it) where the grammar reported an error.
+fn error_inside(tokens: &[Laid<'_>], opener: usize, errors: &[u32]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate().skip(opener + 1) {
+        if depth == 0 && errors.contains(&t.token.span.start) {
+            return Some(i);
+        }
+        if t.token.tok.opens() {
+            depth += 1;
+        } else if t.token.tok.closes() {
+            if depth == 0 {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
+    None
+}
+
+struct Hinted<'a> {
+    parsed: ParsedItem<'a>,
+    /// Openers closed by the layout rules (see [`Chunk::unclosed`]).
+    unclosed: Vec<usize>,
+    /// Absolute positions of the grammar's errors.
+    errors: Vec<u32>,
+}
+
+fn parse_hinted<'a>(tokens: &[Laid<'a>], hints: &[(usize, usize)]) -> Hinted<'a> {
+    let chunk = layout::chunk_with(tokens, hints);
+    let unclosed = chunk.unclosed.clone();
+    let parse = parse_chunk(chunk);
+    let errors: Vec<u32> = parse.grammar.iter().map(|d| d.span.start).collect();
+    let first_error = errors.iter().copied().min();
+    let mut diagnostics = fold_cascades(tokens, parse.layout, parse.grammar);
+    diagnostics.truncate(MAX_DIAGNOSTICS_PER_ITEM);
+    Hinted {
+        parsed: ParsedItem {
+            tokens: tokens.to_vec(),
+            item: parse.item,
+            diagnostics,
+            first_error,
+        },
+        unclosed,
+        errors,
+    }
+}
+
+/// One diagnostic per line: a layout diagnostic (an unclosed or unmatched bracket, nesting
+/// too deep) stands for the grammar errors on its line, and otherwise the line's first
+/// grammar error stands for the rest.
+fn fold_cascades(
+    tokens: &[Laid<'_>],
+    layout: Vec<Diagnostic>,
+    grammar: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let line_of = |d: &Diagnostic| {
+        let i = tokens.partition_point(|t| t.token.span.start < d.span.start);
+        tokens.get(i).or(tokens.last()).map_or(0, |t| {
+            if t.token.span.start > d.span.start && i > 0 {
+                // Between tokens: the error belongs with the token before.
+                tokens[i - 1].line
+            } else {
+                t.line
+            }
+        })
+    };
+    let layout_lines: Vec<u32> = layout.iter().map(line_of).collect();
+    let mut out = layout;
+    let mut grammar_lines: Vec<u32> = Vec::new();
+    for d in grammar {
+        let line = line_of(&d);
+        if layout_lines.contains(&line) || grammar_lines.contains(&line) {
+            continue;
+        }
+        grammar_lines.push(line);
+        out.push(d);
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end));
+    out
+}
+
+/// An item parsed from one chunk: diagnostics with absolute spans, kept apart by origin.
+struct ChunkParse {
+    item: Item,
+    /// From layout (brackets) and depth checks.
+    layout: Vec<Diagnostic>,
+    /// From the grammar.
+    grammar: Vec<Diagnostic>,
+}
+
+/// Parses one chunk. The item's tree uses spans relative to its start, so an edit elsewhere
+/// in the file leaves it equal (and analyses of it reusable).
+fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
+    let offset = chunk.span.start;
+    let mut layout = chunk.diagnostics;
+    let rel = |s: Span| Span {
+        start: s.start.saturating_sub(offset),
+        end: s.end.saturating_sub(offset),
+    };
+    let error_item = |arena| Item {
+        kind: ItemKind::Error,
+        offset,
+        span: rel(chunk.span),
+        arena,
+    };
+    if chunk.too_deep || chunk.tokens.is_empty() {
+        return ChunkParse {
+            item: error_item(Arena::default()),
+            layout,
+            grammar: Vec::new(),
+        };
+    }
+    let mut tokens: Vec<Token<'_>> = chunk
+        .tokens
+        .iter()
+        .map(|t| Token {
+            tok: t.tok,
+            span: rel(t.span),
+        })
+        .collect();
+    let end = rel(chunk.span).end as usize;
+    let mut reported: Vec<Diagnostic> = Vec::new();
+    let mut skipped: Vec<Span> = Vec::new();
+    let mut collapsed: Vec<u32> = Vec::new();
+    let (kind, arena, mut last) = loop {
+        let (kind, arena, diags) = run_grammar(&tokens, end);
+        let first = diags.iter().min_by_key(|d| (d.span.start, d.span.end));
+        let plan = match first {
+            Some(first) if collapsed.len() < MAX_COLLAPSES => {
+                collapse::plan(&tokens, first.span, &collapsed).map(|c| (c, first.clone()))
+            }
+            _ => None,
+        };
+        let Some((c, first)) = plan else {
+            break (kind, arena, diags);
+        };
+        // A second fault in a pair already collapsed, or one inside text already skipped,
+        // is the same fault seen again.
+        if !c.whole && !skipped.iter().any(|s| inside(first.span, *s)) {
+            reported.push(first);
+        }
+        collapsed.push(c.opener);
+        skipped.push(c.span);
+        collapse::apply(&mut tokens, &c);
+    };
+    last.retain(|d| !skipped.iter().any(|s| inside(d.span, *s)));
+    for d in last {
+        push_deduplicated(&mut reported, d);
+    }
+    let shift = offset as i64;
+    let grammar: Vec<Diagnostic> = reported
+        .into_iter()
+        .map(|mut d| {
+            d.span = d.span.shift(shift);
+            if let DiagnosticData::UnexpectedToken { skipped, .. } = &mut d.data {
+                for s in skipped {
+                    *s = s.shift(shift);
+                }
+            }
+            d
+        })
+        .collect();
+    if arena.max_expr_depth() > MAX_EXPR_DEPTH {
+        layout.push(
+            Diagnostic::error(
+                Code::NestingTooDeep,
+                chunk.span,
+                format!(
+                    "expressions nest more than {MAX_EXPR_DEPTH} deep in this item; it is not analysed"
+                ),
+            )
+            .with_data(DiagnosticData::NestingTooDeep {
+                limit: MAX_EXPR_DEPTH,
+            }),
+        );
+        return ChunkParse {
+            item: error_item(Arena::default()),
+            layout,
+            grammar,
+        };
+    }
+    ChunkParse {
+        item: Item {
+            kind,
+            offset,
+            span: rel(chunk.span),
+            arena,
+        },
+        layout,
+        grammar,
+    }
+}
+
+/// Runs the grammar over item-relative tokens: the item kind, its nodes and the errors it
+/// recovered from (item-relative spans, one per position).
+fn run_grammar(tokens: &[Token<'_>], end: usize) -> (ItemKind, Arena, Vec<Diagnostic>) {
+    let mut builder = Builder::default();
+    let result = ItemParser::new().parse(
+        &mut builder,
+        tokens
+            .iter()
+            .map(|t| Ok::<_, ()>((t.span.start as usize, t.tok, t.span.end as usize))),
+    );
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    for rec in std::mem::take(&mut builder.recoveries) {
+        push_deduplicated(&mut diags, recovery_diagnostic(&rec, end));
+    }
+    let kind = match result {
+        Ok(kind) => kind,
+        Err(err) => {
+            push_deduplicated(&mut diags, error_diagnostic(&err, end, &[]));
+            ItemKind::Error
+        }
+    };
+    (kind, builder.arena, diags)
+}
+
+/// True when `span` starts within `region` (an empty region holds only its own position).
+fn inside(span: Span, region: Span) -> bool {
+    region.start <= span.start && span.start <= region.end
+}
+
+/// Errors at the same place describe one fault: keep the first.
+fn push_deduplicated(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+    if diags.iter().any(|prev| prev.span.start == d.span.start) {
+        return;
+    }
+    diags.push(d);
+}
+
+fn recovery_diagnostic(rec: &Recovery<'_>, end: usize) -> Diagnostic {
+    let skipped: Vec<Span> = rec
+        .dropped_tokens
+        .iter()
+        .map(|(s, _, e)| Span::new(*s, *e))
+        .collect();
+    error_diagnostic(&rec.error, end, &skipped)
+}
+
+fn error_diagnostic(
+    err: &ParseError<usize, Tok<'_>, ()>,
+    end: usize,
+    skipped: &[Span],
+) -> Diagnostic {
+    match err {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            let expected = describe_expected(expected);
+            let message = if *tok == Tok::Sep {
+                format!(
+                    "this member line starts before the previous one is complete; expected {}",
+                    one_of(&expected)
+                )
+            } else {
+                format!("unexpected {tok}; expected {}", one_of(&expected))
+            };
+            Diagnostic::error(Code::UnexpectedToken, Span::new(*l, (*r).max(*l)), message)
+                .with_data(DiagnosticData::UnexpectedToken {
+                    found: tok.to_string(),
+                    expected,
+                    skipped: skipped.to_vec(),
+                })
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            let expected = describe_expected(expected);
+            let at = (*location).min(end);
+            Diagnostic::error(
+                Code::UnexpectedEof,
+                Span::new(at, at),
+                format!("this item ends too early; expected {}", one_of(&expected)),
+            )
+            .with_data(DiagnosticData::UnexpectedEof { expected })
+        }
+        ParseError::ExtraToken { token: (l, tok, r) } => Diagnostic::error(
+            Code::UnexpectedToken,
+            Span::new(*l, *r),
+            format!("unexpected {tok} after a complete item"),
+        )
+        .with_data(DiagnosticData::UnexpectedToken {
+            found: tok.to_string(),
+            expected: vec![],
+            skipped: skipped.to_vec(),
+        }),
+        ParseError::InvalidToken { location } => Diagnostic::error(
+            Code::InvalidCharacter,
+            Span::new(*location, *location),
+            "invalid token",
+        ),
+        ParseError::User { .. } => {
+            Diagnostic::error(Code::UnexpectedToken, Span::new(0, 0), "syntax error")
+        }
+    }
+}
+
+/// Terminal names from the grammar, in words a person reads.
+fn describe_expected(expected: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in expected {
+        let d = match e.as_str() {
+            "IDENT" => "a name".to_string(),
+            "UPPER" => "a capitalised name".to_string(),
+            "INT" => "an integer".to_string(),
+            "FLOAT" => "a number".to_string(),
+            "STR" => "a string".to_string(),
+            "HOLE" => "a hole".to_string(),
+            "OP" => "an operator".to_string(),
+            "SEP" => "a new member line".to_string(),
+            // Only the driver inserts it; nobody should be told to write it.
+            "SKIPPED" => continue,
+            quoted => {
+                let inner = quoted.trim_matches('"').replace("\\\\", "\\");
+                format!("`{inner}`")
+            }
+        };
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn one_of(expected: &[String]) -> String {
+    const SHOWN: usize = 6;
+    match expected.len() {
+        0 => "something else".to_string(),
+        1 => expected[0].clone(),
+        n if n <= SHOWN => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
+        _ => format!("{}, ...", expected[..SHOWN].join(", ")),
+    }
+}
