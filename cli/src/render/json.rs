@@ -65,18 +65,19 @@ fn diagnostic<'a>(
     }
 }
 
-/// The report as a JSON value (one line when serialised).
-pub fn report(files: &[FileReport]) -> serde_json::Value {
+fn build(files: &[FileReport]) -> Report<'_> {
     let mut diagnostics = Vec::new();
     for file in files {
         let index = Positions::new(&file.text);
         diagnostics.extend(file.diagnostics.iter().map(|d| diagnostic(file, &index, d)));
     }
-    serde_json::to_value(Report { diagnostics }).unwrap_or(serde_json::Value::Null)
+    Report { diagnostics }
 }
 
+/// Writes the report as one line of JSON; keys keep the documented order
+/// (`file`, `code`, `severity`, `category`, `message`, `range`, `notes`).
 pub fn write_report(out: &mut impl Write, files: &[FileReport]) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, &report(files))?;
+    serde_json::to_writer(&mut *out, &build(files))?;
     writeln!(out)?;
     out.flush()
 }
@@ -99,7 +100,11 @@ mod tests {
             )],
             text,
         };
-        let value = report(&[file]);
+        let mut out = Vec::new();
+        write_report(&mut out, &[file]).unwrap_or_default();
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.starts_with("{\"diagnostics\":[{\"file\":\"a.rex\",\"code\""));
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         let d = &value["diagnostics"][0];
         assert_eq!(d["code"], "E0103");
         assert_eq!(d["file"], "a.rex");
