@@ -34,8 +34,12 @@ pub fn write_report(reports: &[FileReport], color: ColorMode) -> io::Result<()> 
         if hidden > 0 {
             writeln!(
                 stream,
-                "note: {} more in `{}` not shown (`rex check --json` lists them all)\n",
-                plural(hidden, "diagnostic"),
+                "note: {hidden} more {} in `{}` not shown (`rex check --json` lists them all)\n",
+                if hidden == 1 {
+                    "diagnostic"
+                } else {
+                    "diagnostics"
+                },
                 report.path
             )?;
         }
