@@ -1,0 +1,154 @@
+//! The documentation is tested: README's commands match CI, every `rex` snippet of the book
+//! checks as its fence says, and the sample outputs in `book/src/cli.md` are what `rex`
+//! prints.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(relative: &str) -> String {
+    std::fs::read_to_string(repo().join(relative))
+        .unwrap_or_else(|e| panic!("cannot read {relative}: {e}"))
+}
+
+/// Fenced blocks as (info string, body).
+fn fences(markdown: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in markdown.lines() {
+        match (&mut open, line.strip_prefix("```")) {
+            (None, Some(info)) => open = Some((info.trim().to_string(), String::new())),
+            (Some(_), Some(rest)) if rest.trim().is_empty() => {
+                blocks.extend(open.take());
+            }
+            (Some((_, body)), _) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    blocks
+}
+
+/// A scratch directory holding `name` with `text`; `rex` runs inside it so paths print short.
+fn check_in_scratch(name: &str, text: &str, args: &[&str]) -> Output {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "rex-docs-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    std::fs::write(dir.join(name), text).expect("write snippet");
+    let out = Command::new(env!("CARGO_BIN_EXE_rex"))
+        .arg("check")
+        .args(args)
+        .arg(name)
+        .current_dir(&dir)
+        .output()
+        .expect("run rex");
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn readme_opens_with_the_run_and_test_commands_ci_uses() {
+    let readme = read("README.md");
+    let (info, body) = fences(&readme).into_iter().next().expect("a fenced block");
+    assert_eq!(info, "sh");
+    let commands: Vec<&str> = body.lines().collect();
+    assert_eq!(commands.len(), 2, "{body}");
+    assert!(commands[0].starts_with("cargo run --release -p rex -- "));
+    let example = commands[0].rsplit(' ').next().unwrap_or_default();
+    assert!(repo().join(example).is_file(), "{example} exists");
+    assert_eq!(commands[1], "cargo test --workspace");
+
+    let ci = read(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.trim() == commands[1]),
+        ".ci/run runs README's test command verbatim"
+    );
+}
+
+#[test]
+fn book_snippets_check_as_their_fences_say() {
+    let dir = repo().join("book/src");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("book/src").flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read chapter");
+        for (i, (info, body)) in fences(&text).into_iter().enumerate() {
+            let expected = match info.as_str() {
+                "rex" => 0,
+                "rex,error" => 1,
+                _ => continue,
+            };
+            let out = check_in_scratch(&format!("snippet{i}.rex"), &body, &["--json"]);
+            assert_eq!(
+                out.status.code(),
+                Some(expected),
+                "{}: snippet {i}:\n{body}\n{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stdout)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "the book has rex snippets");
+}
+
+#[test]
+fn cli_chapter_sample_outputs_are_real() {
+    let chapter = read("book/src/cli.md");
+    let blocks = fences(&chapter);
+    let (_, program) = blocks
+        .iter()
+        .find(|(info, _)| info == "rex,error")
+        .expect("an erroneous example");
+    let sample_text = &blocks
+        .iter()
+        .find(|(info, _)| info == "text")
+        .expect("a text sample")
+        .1;
+    let sample_json = &blocks
+        .iter()
+        .find(|(info, _)| info == "json")
+        .expect("a JSON sample")
+        .1;
+
+    let out = check_in_scratch("wrong.rex", program, &["--color", "never"]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), *sample_text);
+
+    let out = check_in_scratch("wrong.rex", program, &["--json"]);
+    let actual: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let documented: serde_json::Value = serde_json::from_str(sample_json).expect("JSON sample");
+    assert_eq!(actual, documented);
+}
+
+#[test]
+fn hole_sample_in_cli_chapter_is_real() {
+    let chapter = read("book/src/cli.md");
+    let blocks = fences(&chapter);
+    let (_, program) = blocks
+        .iter()
+        .find(|(info, body)| info == "rex" && body.contains('?'))
+        .expect("a hole example");
+    let sample = &blocks
+        .iter()
+        .filter(|(info, _)| info == "text")
+        .nth(1)
+        .expect("a second text sample")
+        .1;
+    let out = check_in_scratch("holes.rex", program, &["--color", "never"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(sample.as_str()), "{stderr}");
+}
