@@ -399,7 +399,65 @@ impl ExprKind {
     }
 }
 
+impl PatKind {
+    /// Calls `f` on each direct sub-pattern, in source order.
+    pub fn for_each_child(&self, mut f: impl FnMut(PatId)) {
+        match self {
+            PatKind::Error | PatKind::Wildcard | PatKind::Var(_) | PatKind::Lit(_) => {}
+            PatKind::Ctor { args, .. } => args.iter().for_each(|p| f(*p)),
+            PatKind::Tuple(ps) | PatKind::List(ps) => ps.iter().for_each(|p| f(*p)),
+            PatKind::Cons(h, t) => {
+                f(*h);
+                f(*t);
+            }
+            PatKind::Dict(fields) => fields.iter().filter_map(|fp| fp.pat).for_each(f),
+        }
+    }
+}
+
+impl TypeKind {
+    /// Calls `f` on each direct sub-type, in source order.
+    pub fn for_each_child(&self, mut f: impl FnMut(TypeId)) {
+        match self {
+            TypeKind::Error | TypeKind::Name(_) | TypeKind::Con(_) => {}
+            TypeKind::App(head, args) => {
+                f(*head);
+                args.iter().for_each(|t| f(*t));
+            }
+            TypeKind::Arrow(a, b) => {
+                f(*a);
+                f(*b);
+            }
+            TypeKind::Tuple(ts) => ts.iter().for_each(|t| f(*t)),
+            TypeKind::Record(fields) => fields.iter().for_each(|(_, t)| f(*t)),
+        }
+    }
+}
+
+/// The depth of the deepest node of a forest whose children precede their parents.
+fn max_depth<N>(nodes: &[N], for_each_child: impl Fn(&N, &mut dyn FnMut(usize))) -> usize {
+    let mut depth = vec![0u32; nodes.len()];
+    let mut max = 0;
+    for (i, node) in nodes.iter().enumerate() {
+        let mut d = 0;
+        for_each_child(node, &mut |c| d = d.max(depth.get(c).copied().unwrap_or(0)));
+        depth[i] = d + 1;
+        max = max.max(d + 1);
+    }
+    max as usize
+}
+
 impl Arena {
+    /// The nesting depth of the deepest pattern (one forward pass, as for expressions).
+    pub fn max_pat_depth(&self) -> usize {
+        max_depth(&self.pats, |p, f| p.kind.for_each_child(|c| f(c.index())))
+    }
+
+    /// The nesting depth of the deepest type expression (one forward pass).
+    pub fn max_type_depth(&self) -> usize {
+        max_depth(&self.types, |t, f| t.kind.for_each_child(|c| f(c.index())))
+    }
+
     /// The nesting depth of the deepest expression. Children are always allocated before
     /// their parents, so one forward pass suffices (no recursion).
     pub fn max_expr_depth(&self) -> usize {

@@ -6,6 +6,8 @@
 //! * Cascades are folded: one diagnostic per line, and a bracket diagnostic (unclosed or
 //!   unmatched) stands for the grammar errors on its line, since they are its consequence.
 
+use std::collections::HashSet;
+
 use lalrpop_util::ParseError;
 
 use super::ast::{Arena, Item, ItemKind};
@@ -18,7 +20,8 @@ use super::token::Tok;
 use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
 use crate::span::Span;
 
-/// The deepest expression nesting accepted; deeper items are reported and not analysed.
+/// The deepest nesting of expressions, patterns or types accepted; deeper items are reported
+/// and not analysed, so no later pass can exhaust the stack on them.
 pub const MAX_EXPR_DEPTH: usize = 1000;
 
 /// At most this many bracket-local collapses per item before the grammar's own recovery
@@ -28,7 +31,8 @@ const MAX_COLLAPSES: usize = 8;
 /// At most this many syntax diagnostics are reported per item; the rest are noise.
 const MAX_DIAGNOSTICS_PER_ITEM: usize = 8;
 
-/// How many unclosed brackets get their closer moved to a better place.
+/// How many unclosed brackets get their closer moved to a better place (and how many of the
+/// innermost are considered each time).
 const MAX_CLOSER_MOVES: usize = 4;
 
 /// One item as parsed, with the tokens it came from.
@@ -56,10 +60,14 @@ pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
     let mut hints: Vec<(usize, usize)> = Vec::new();
     let mut best = parse_hinted(tokens, &hints);
     for _ in 0..MAX_CLOSER_MOVES {
+        if best.errors.is_empty() {
+            break;
+        }
         let Some((opener, at_error)) = best
             .unclosed
             .iter()
             .rev()
+            .take(MAX_CLOSER_MOVES)
             .find_map(|&o| error_inside(tokens, o, &best.errors).map(|e| (o, e)))
         else {
             break;
@@ -94,11 +102,11 @@ pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
 }
 
 /// The index of the first token inside the bracket opened at `opener` (and not inside a
-/// bracket nested in it) where the grammar reported an error.
+/// bracket nested in it) where the grammar reported an error (`errors` is sorted).
 fn error_inside(tokens: &[Laid<'_>], opener: usize, errors: &[u32]) -> Option<usize> {
     let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate().skip(opener + 1) {
-        if depth == 0 && errors.contains(&t.token.span.start) {
+        if depth == 0 && errors.binary_search(&t.token.span.start).is_ok() {
             return Some(i);
         }
         if t.token.tok.opens() {
@@ -160,16 +168,12 @@ fn fold_cascades(
             }
         })
     };
-    let layout_lines: Vec<u32> = layout.iter().map(line_of).collect();
+    let mut taken: HashSet<u32> = layout.iter().map(line_of).collect();
     let mut out = layout;
-    let mut grammar_lines: Vec<u32> = Vec::new();
     for d in grammar {
-        let line = line_of(&d);
-        if layout_lines.contains(&line) || grammar_lines.contains(&line) {
-            continue;
+        if taken.insert(line_of(&d)) {
+            out.push(d);
         }
-        grammar_lines.push(line);
-        out.push(d);
     }
     out.sort_by_key(|d| (d.span.start, d.span.end));
     out
@@ -240,11 +244,9 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
         collapse::apply(&mut tokens, &c);
     };
     last.retain(|d| !skipped.iter().any(|s| inside(d.span, *s)));
-    for d in last {
-        push_deduplicated(&mut reported, d);
-    }
+    reported.extend(last);
     let shift = offset as i64;
-    let grammar: Vec<Diagnostic> = reported
+    let grammar: Vec<Diagnostic> = deduplicate(reported)
         .into_iter()
         .map(|mut d| {
             d.span = d.span.shift(shift);
@@ -256,13 +258,20 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
             d
         })
         .collect();
-    if arena.max_expr_depth() > MAX_EXPR_DEPTH {
+    let deepest = [
+        ("expressions", arena.max_expr_depth()),
+        ("patterns", arena.max_pat_depth()),
+        ("types", arena.max_type_depth()),
+    ]
+    .into_iter()
+    .find(|(_, depth)| *depth > MAX_EXPR_DEPTH);
+    if let Some((what, _)) = deepest {
         layout.push(
             Diagnostic::error(
                 Code::NestingTooDeep,
                 chunk.span,
                 format!(
-                    "expressions nest more than {MAX_EXPR_DEPTH} deep in this item; it is not analysed"
+                    "{what} nest more than {MAX_EXPR_DEPTH} deep in this item; it is not analysed"
                 ),
             )
             .with_data(DiagnosticData::NestingTooDeep {
@@ -297,18 +306,19 @@ fn run_grammar(tokens: &[Token<'_>], end: usize) -> (ItemKind, Arena, Vec<Diagno
             .iter()
             .map(|t| Ok::<_, ()>((t.span.start as usize, t.tok, t.span.end as usize))),
     );
-    let mut diags: Vec<Diagnostic> = Vec::new();
-    for rec in std::mem::take(&mut builder.recoveries) {
-        push_deduplicated(&mut diags, recovery_diagnostic(&rec, end));
-    }
+    let mut diags: Vec<Diagnostic> = builder
+        .recoveries
+        .iter()
+        .map(|rec| recovery_diagnostic(rec, end))
+        .collect();
     let kind = match result {
         Ok(kind) => kind,
         Err(err) => {
-            push_deduplicated(&mut diags, error_diagnostic(&err, end, &[]));
+            diags.push(error_diagnostic(&err, end, &[]));
             ItemKind::Error
         }
     };
-    (kind, builder.arena, diags)
+    (kind, builder.arena, deduplicate(diags))
 }
 
 /// True when `span` starts within `region` (an empty region holds only its own position).
@@ -316,12 +326,12 @@ fn inside(span: Span, region: Span) -> bool {
     region.start <= span.start && span.start <= region.end
 }
 
-/// Errors at the same place describe one fault: keep the first.
-fn push_deduplicated(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
-    if diags.iter().any(|prev| prev.span.start == d.span.start) {
-        return;
-    }
-    diags.push(d);
+/// Errors at the same place describe one fault: keeps the first of each position, in
+/// source order.
+fn deduplicate(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.sort_by_key(|d| d.span.start);
+    diags.dedup_by_key(|d| d.span.start);
+    diags
 }
 
 fn recovery_diagnostic(rec: &Recovery<'_>, end: usize) -> Diagnostic {

@@ -268,7 +268,10 @@ impl<'a> Balancer<'a> {
     /// Closes the innermost open bracket with a virtual closer at `at`.
     fn close_innermost(&mut self, at: u32, by_rule: bool) {
         if let Some((index, unclosed)) = self.open.pop() {
-            report_unclosed(&unclosed, &mut self.diags);
+            // Past the nesting limit the item is not analysed; one diagnostic says so.
+            if !self.too_deep {
+                report_unclosed(&unclosed, &mut self.diags);
+            }
             self.out.push(virtual_token(closer_for(unclosed.tok), at));
             if by_rule {
                 self.unclosed.push(index);
