@@ -62,6 +62,19 @@ fn hundred_thousand_open_parens() {
 }
 
 #[test]
+fn hundred_thousand_closing_brackets() {
+    let parsed = parse_text(&format!("f x{}", ")]}".repeat(33_000)));
+    assert!(!parsed.diagnostics.is_empty());
+    assert!(
+        parsed.diagnostics.len() <= 8,
+        "{:?}",
+        &parsed.diagnostics[..4]
+    );
+    let parsed = parse_text(&format!("{}\nfn g : i32 = 1", "(1 +) ".repeat(2_000)));
+    assert!(!parsed.diagnostics.is_empty());
+}
+
+#[test]
 fn hundred_thousand_balanced_parens() {
     let text = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
     assert_too_deep(&text);

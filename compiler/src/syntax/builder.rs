@@ -4,6 +4,7 @@ use lalrpop_util::ErrorRecovery;
 
 use super::ast::*;
 use super::token::Tok;
+use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
 use crate::span::Span;
 
 pub type Recovery<'a> = ErrorRecovery<usize, Tok<'a>, ()>;
@@ -12,6 +13,8 @@ pub type Recovery<'a> = ErrorRecovery<usize, Tok<'a>, ()>;
 pub struct Builder<'a> {
     pub arena: Arena,
     pub recoveries: Vec<Recovery<'a>>,
+    /// Faults the grammar accepts but the language does not (item-relative spans).
+    pub faults: Vec<Diagnostic>,
 }
 
 /// How an infix operator groups.
@@ -86,6 +89,37 @@ impl<'a> Builder<'a> {
     pub fn skipped_expr(&mut self, l: usize, r: usize) -> ExprId {
         let skipped = if l < r { vec![Span::new(l, r)] } else { vec![] };
         self.expr(ExprKind::Error { skipped }, l, r)
+    }
+
+    /// The missing second element of a one-element tuple `(x,)`, reported at the `)`.
+    pub fn missing_expr(&mut self, l: usize, r: usize) -> ExprId {
+        self.report_missing(l, r, "an expression");
+        self.expr(ExprKind::Error { skipped: vec![] }, l, l)
+    }
+
+    pub fn missing_pat(&mut self, l: usize, r: usize) -> PatId {
+        self.report_missing(l, r, "a pattern");
+        self.pat(PatKind::Error, l, l)
+    }
+
+    pub fn missing_ty(&mut self, l: usize, r: usize) -> TypeId {
+        self.report_missing(l, r, "a type");
+        self.ty(TypeKind::Error, l, l)
+    }
+
+    fn report_missing(&mut self, l: usize, r: usize, what: &str) {
+        self.faults.push(
+            Diagnostic::error(
+                Code::UnexpectedToken,
+                Span::new(l, r),
+                format!("unexpected `)`; a tuple has two elements or more, expected {what}"),
+            )
+            .with_data(DiagnosticData::UnexpectedToken {
+                found: "`)`".to_string(),
+                expected: vec![what.to_string()],
+                skipped: vec![],
+            }),
+        );
     }
 
     pub fn error_pat(&mut self, rec: Recovery<'a>, l: usize, r: usize) -> PatId {

@@ -71,7 +71,20 @@ pub fn plan(tokens: &[Token<'_>], error: Span, collapsed: &[u32]) -> Option<Coll
     }
     let a = commas.iter().rev().copied().find(|&i| i < e).unwrap_or(o);
     let z = commas.iter().copied().find(|&i| i >= e).unwrap_or(c);
-    let range = a + 1..z;
+    // Within the element, keep what comes before the last token that introduces a missing or
+    // broken part (`b = _`, `x: _`, `\x -> _`, `1 + _`): only the part after it is lost.
+    let mut depth = 0usize;
+    let mut introducer = None;
+    for (i, t) in tokens.iter().enumerate().take(e).skip(a + 1) {
+        if t.tok.opens() {
+            depth += 1;
+        } else if t.tok.closes() {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && introduces(t.tok) {
+            introducer = Some(i);
+        }
+    }
+    let range = introducer.unwrap_or(a) + 1..z;
     let span = if range.is_empty() {
         Span::empty(tokens[z].span.start as usize)
     } else {
@@ -83,6 +96,24 @@ pub fn plan(tokens: &[Token<'_>], error: Span, collapsed: &[u32]) -> Option<Coll
         opener,
         whole: false,
     })
+}
+
+/// Tokens after which an operand, value or type must follow.
+fn introduces(tok: Tok<'_>) -> bool {
+    matches!(
+        tok,
+        Tok::Eq
+            | Tok::Colon
+            | Tok::Arrow
+            | Tok::Then
+            | Tok::Else
+            | Tok::In
+            | Tok::Op(_)
+            | Tok::Minus
+            | Tok::Star
+            | Tok::LtEq
+            | Tok::ColonColon
+    )
 }
 
 /// Applies a planned collapse.

@@ -41,13 +41,22 @@ pub(crate) struct ParsedItem<'a> {
     pub item: Item,
     /// Absolute spans, in source order.
     pub diagnostics: Vec<Diagnostic>,
-    /// The absolute position of the first error the grammar met, if any.
+    /// The absolute position of the first error the grammar met outside brackets, if any
+    /// (one inside brackets is confined to them: no other cut into items would help).
     pub first_error: Option<u32>,
+    /// How many errors the grammar met (some may be folded into one diagnostic).
+    pub errors: usize,
 }
 
 impl ParsedItem<'_> {
     pub fn is_clean(&self) -> bool {
         self.diagnostics.is_empty()
+    }
+
+    /// Fewer diagnostics first; among equals, fewer grammar errors behind them (folding may
+    /// hide them behind another diagnostic, but the tree still suffers).
+    pub fn cost(&self) -> (usize, usize) {
+        (self.diagnostics.len(), self.errors)
     }
 }
 
@@ -85,10 +94,8 @@ pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
             hints.pop();
             let bar = improved
                 .as_ref()
-                .map_or(best.parsed.diagnostics.len(), |(_, c)| {
-                    c.parsed.diagnostics.len()
-                });
-            if candidate.parsed.diagnostics.len() < bar {
+                .map_or(best.parsed.cost(), |(_, c)| c.parsed.cost());
+            if candidate.parsed.cost() < bar {
                 improved = Some((place, candidate));
             }
         }
@@ -132,10 +139,13 @@ struct Hinted<'a> {
 fn parse_hinted<'a>(tokens: &[Laid<'a>], hints: &[(usize, usize)]) -> Hinted<'a> {
     let chunk = layout::chunk_with(tokens, hints);
     let unclosed = chunk.unclosed.clone();
+    let explained = explained_by_stray_closers(tokens, &chunk.stray);
     let parse = parse_chunk(chunk);
     let errors: Vec<u32> = parse.grammar.iter().map(|d| d.span.start).collect();
-    let first_error = errors.iter().copied().min();
-    let mut diagnostics = fold_cascades(tokens, parse.layout, parse.grammar);
+    let first_error = parse.outside_brackets;
+    let mut grammar = parse.grammar;
+    grammar.retain(|d| !explained.contains(&d.span.start));
+    let mut diagnostics = fold_cascades(tokens, parse.layout, grammar);
     diagnostics.truncate(MAX_DIAGNOSTICS_PER_ITEM);
     Hinted {
         parsed: ParsedItem {
@@ -143,10 +153,48 @@ fn parse_hinted<'a>(tokens: &[Laid<'a>], hints: &[(usize, usize)]) -> Hinted<'a>
             item: parse.item,
             diagnostics,
             first_error,
+            errors: errors.len(),
         },
         unclosed,
         errors,
     }
+}
+
+/// The positions where grammar errors are consequences of a closer without an opener: the
+/// tokens before the stray closer, back to the bracket enclosing it (or the item's start),
+/// outside brackets nested in between. A missing opener makes the grammar fail somewhere
+/// there; the stray closer is the diagnostic that says what is wrong.
+fn explained_by_stray_closers(tokens: &[Laid<'_>], stray: &[usize]) -> HashSet<u32> {
+    let mut explained = HashSet::new();
+    let is_stray: HashSet<usize> = stray.iter().copied().collect();
+    for &k in stray.iter().take(MAX_DIAGNOSTICS_PER_ITEM) {
+        let mut depth = 0usize;
+        let mut start = 0;
+        for i in (0..k).rev() {
+            let tok = tokens[i].token.tok;
+            if tok.closes() && !is_stray.contains(&i) {
+                depth += 1;
+            } else if tok.opens() {
+                if depth == 0 {
+                    start = i + 1;
+                    break;
+                }
+                depth -= 1;
+            }
+        }
+        let mut depth = 0usize;
+        for (i, t) in tokens.iter().enumerate().take(k).skip(start) {
+            if depth == 0 {
+                explained.insert(t.token.span.start);
+            }
+            if t.token.tok.opens() {
+                depth += 1;
+            } else if t.token.tok.closes() && !is_stray.contains(&i) {
+                depth = depth.saturating_sub(1);
+            }
+        }
+    }
+    explained
 }
 
 /// One diagnostic per line: a layout diagnostic (an unclosed or unmatched bracket, nesting
@@ -182,6 +230,8 @@ fn fold_cascades(
 /// An item parsed from one chunk: diagnostics with absolute spans, kept apart by origin.
 struct ChunkParse {
     item: Item,
+    /// The first grammar error not confined to a bracket (absolute).
+    outside_brackets: Option<u32>,
     /// From layout (brackets) and depth checks.
     layout: Vec<Diagnostic>,
     /// From the grammar.
@@ -206,6 +256,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
     if chunk.too_deep || chunk.tokens.is_empty() {
         return ChunkParse {
             item: error_item(Arena::default()),
+            outside_brackets: None,
             layout,
             grammar: Vec::new(),
         };
@@ -244,8 +295,12 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
         collapse::apply(&mut tokens, &c);
     };
     last.retain(|d| !skipped.iter().any(|s| inside(d.span, *s)));
-    reported.extend(last);
     let shift = offset as i64;
+    let outside_brackets = last
+        .iter()
+        .map(|d| (d.span.start as i64 + shift) as u32)
+        .min();
+    reported.extend(last);
     let grammar: Vec<Diagnostic> = deduplicate(reported)
         .into_iter()
         .map(|mut d| {
@@ -280,6 +335,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
         );
         return ChunkParse {
             item: error_item(Arena::default()),
+            outside_brackets,
             layout,
             grammar,
         };
@@ -291,6 +347,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
             span: rel(chunk.span),
             arena,
         },
+        outside_brackets,
         layout,
         grammar,
     }
@@ -318,6 +375,7 @@ fn run_grammar(tokens: &[Token<'_>], end: usize) -> (ItemKind, Arena, Vec<Diagno
             ItemKind::Error
         }
     };
+    diags.append(&mut builder.faults);
     (kind, builder.arena, deduplicate(diags))
 }
 
@@ -400,10 +458,71 @@ fn error_diagnostic(
     }
 }
 
-/// Terminal names from the grammar, in words a person reads.
+/// Terminals that can start an expression, a pattern or a type, as the grammar names them.
+const EXPRESSION_START: &[&str] = &[
+    "IDENT",
+    "UPPER",
+    "INT",
+    "FLOAT",
+    "STR",
+    "HOLE",
+    "SKIPPED",
+    "\"-\"",
+    "\"\\\\\"",
+    "\"(\"",
+    "\"[\"",
+    "\"{\"",
+    "\"let\"",
+    "\"if\"",
+    "\"match\"",
+    "\"true\"",
+    "\"false\"",
+];
+const PATTERN_START: &[&str] = &[
+    "IDENT",
+    "UPPER",
+    "INT",
+    "FLOAT",
+    "STR",
+    "SKIPPED",
+    "\"-\"",
+    "\"_\"",
+    "\"(\"",
+    "\"[\"",
+    "\"{\"",
+    "\"true\"",
+    "\"false\"",
+];
+const TYPE_START: &[&str] = &["IDENT", "UPPER", "SKIPPED", "\"(\"", "\"{\""];
+
+/// Terminal names from the grammar, in words a person reads. Where every way to start an
+/// expression (a pattern, a type) is expected, that is said in one word.
 fn describe_expected(expected: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for e in expected {
+    let has = |t: &str| expected.iter().any(|e| e == t);
+    let (summary, covered): (Option<&str>, &[&str]) = if has("HOLE") && has("\"let\"") {
+        (Some("an expression"), EXPRESSION_START)
+    } else if has("HOLE") {
+        // Where an argument or an operator's operand goes: `let`, `if`, `match` and lambdas
+        // need parentheses there.
+        (Some("an operand"), EXPRESSION_START)
+    } else if has("\"_\"") && has("IDENT") && has("\"[\"") {
+        (Some("a pattern"), PATTERN_START)
+    } else if has("IDENT") && has("UPPER") && has("\"(\"") && has("\"{\"") && !has("INT") {
+        (Some("a type"), TYPE_START)
+    } else {
+        (None, &[])
+    };
+    // The operators with a token of their own read as "an operator" too.
+    let operators: &[&str] = if has("OP") {
+        &["\"-\"", "\"*\"", "\"<=\"", "\"::\""]
+    } else {
+        &[]
+    };
+    let mut out: Vec<String> = summary.into_iter().map(str::to_string).collect();
+    for e in expected
+        .iter()
+        .filter(|e| !covered.contains(&e.as_str()) && !operators.contains(&e.as_str()))
+    {
         let d = match e.as_str() {
             "IDENT" => "a name".to_string(),
             "UPPER" => "a capitalised name".to_string(),

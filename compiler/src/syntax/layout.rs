@@ -58,6 +58,8 @@ pub struct Chunk<'a> {
     /// closer where the balancing rules put one (before a mismatched closer, a member line or
     /// the end of the item), rather than where a hint asked for it.
     pub unclosed: Vec<usize>,
+    /// Indices of the closers that had no opener (dropped, and reported).
+    pub stray: Vec<usize>,
 }
 
 /// Gives every token its line and column, in one pass over the text.
@@ -173,6 +175,7 @@ pub fn chunk_with<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> C
         diags: Vec::new(),
         too_deep: false,
         unclosed: Vec::new(),
+        stray: Vec::new(),
     };
     let member_lines = is_member_block(tokens);
     let header_line = tokens.first().map_or(0, |t| t.line);
@@ -196,6 +199,7 @@ pub fn chunk_with<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> C
         diagnostics: b.diags,
         too_deep: b.too_deep,
         unclosed: b.unclosed,
+        stray: b.stray,
     }
 }
 
@@ -212,6 +216,7 @@ struct Balancer<'a> {
     diags: Vec<Diagnostic>,
     too_deep: bool,
     unclosed: Vec<usize>,
+    stray: Vec<usize>,
 }
 
 impl<'a> Balancer<'a> {
@@ -247,18 +252,21 @@ impl<'a> Balancer<'a> {
                     self.open.pop();
                     self.out.push(tok);
                 }
-                None => self.diags.push(
-                    Diagnostic::error(
-                        Code::UnexpectedToken,
-                        tok.span,
-                        format!("{} has no matching opening bracket", tok.tok),
-                    )
-                    .with_data(DiagnosticData::UnexpectedToken {
-                        found: tok.tok.to_string(),
-                        expected: vec![],
-                        skipped: vec![tok.span],
-                    }),
-                ),
+                None => {
+                    self.stray.push(index);
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::UnexpectedToken,
+                            tok.span,
+                            format!("{} has no matching opening bracket", tok.tok),
+                        )
+                        .with_data(DiagnosticData::UnexpectedToken {
+                            found: tok.tok.to_string(),
+                            expected: vec![],
+                            skipped: vec![tok.span],
+                        }),
+                    );
+                }
             }
         } else {
             self.out.push(tok);
@@ -334,6 +342,19 @@ fn virtual_token(tok: Tok<'static>, at: u32) -> Token<'static> {
         tok,
         span: Span { start: at, end: at },
     }
+}
+
+/// For a class or instance, the column of its member lines (that of the first line after
+/// the header); `None` for other items.
+pub fn member_column(tokens: &[Laid<'_>]) -> Option<u32> {
+    if !is_member_block(tokens) {
+        return None;
+    }
+    let header_line = tokens.first()?.line;
+    tokens
+        .iter()
+        .find(|t| t.line_start && t.line != header_line)
+        .map(|t| t.col)
 }
 
 fn is_member_block(tokens: &[Laid<'_>]) -> bool {

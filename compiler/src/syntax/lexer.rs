@@ -19,7 +19,8 @@ enum Raw {
     Float,
     #[regex(r#""([^"\\]|\\.)*""#)]
     Str,
-    #[regex(r#""([^"\\]|\\.)*"#, priority = 1)]
+    /// A string never closed ends with its line, so the rest of the file still lexes.
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#, priority = 1)]
     UnterminatedStr,
     #[regex(r"\?[A-Za-z_][A-Za-z0-9_]*")]
     NamedHole,
@@ -238,6 +239,8 @@ mod tests {
         let (tokens, diags) = lex("\"abc");
         assert_eq!(tokens.len(), 1);
         assert_eq!(diags[0].code, Code::UnterminatedString);
+        let (tokens, _) = lex("\"abc\nlet x");
+        assert_eq!(tokens.len(), 3, "an unclosed string ends with its line");
         let (_, diags) = lex("1 {- open");
         assert_eq!(diags[0].code, Code::UnterminatedComment);
         let (tokens, diags) = lex("a ` b");

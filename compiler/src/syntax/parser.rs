@@ -69,8 +69,11 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
                 let joined = r.parse(&joined);
                 // A clean item stays as it is unless the joined text is clean too; a broken
                 // one takes the line back when that reads with no more errors.
-                let separate = prev.diagnostics.len() + parsed.diagnostics.len();
-                if joined.is_clean() || (!prev.is_clean() && joined.diagnostics.len() <= separate) {
+                let separate = (
+                    prev.diagnostics.len() + parsed.diagnostics.len(),
+                    prev.errors + parsed.errors,
+                );
+                if joined.is_clean() || (!prev.is_clean() && joined.cost() <= separate) {
                     out.pop();
                     out.push(joined);
                     return;
@@ -83,10 +86,13 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
             rest = &rest[i..];
             continue;
         }
-        if let Some(i) = r.clean_restart(rest, error_at) {
+        if let Some((i, tail_is_result)) = r.clean_restart(rest, error_at) {
             let head = r.parse(&rest[..i]);
-            // Only when the broken text before the cut reads no worse alone.
-            if head.diagnostics.len() <= parsed.diagnostics.len() {
+            // Only when the broken text before the cut reads no worse alone, counting the
+            // diagnostic for a second result expression that the cut would cause.
+            let (diagnostics, errors) = head.cost();
+            let second_result = matches!(head.item.kind, ItemKind::Expr(_)) && tail_is_result;
+            if (diagnostics + usize::from(second_result), errors) <= parsed.cost() {
                 out.push(head);
                 rest = &rest[i..];
                 continue;
@@ -113,14 +119,24 @@ impl Resplitter {
         parse_item(tokens)
     }
 
-    /// A cut before a line at or before `error_at` leaving a clean item before it.
+    /// A cut before a line at or before `error_at` leaving a clean item before it. In a
+    /// class or instance, a broken member is the member level's to recover (and the header
+    /// alone would always read as a clean item), so its member lines are cut at only after a
+    /// blank line: that is where text glued on from below begins.
     fn clean_prefix<'a>(
         &mut self,
         tokens: &[Laid<'a>],
         error_at: u32,
     ) -> Option<(usize, ParsedItem<'a>)> {
+        let member_col = layout::member_column(tokens);
         let mut lines: Vec<usize> = (1..tokens.len())
-            .filter(|&i| tokens[i].line_start && tokens[i].token.span.start <= error_at)
+            .filter(|&i| {
+                let t = &tokens[i];
+                let after_blank = t.line > tokens[i - 1].line + 1;
+                t.line_start
+                    && t.token.span.start <= error_at
+                    && member_col.is_none_or(|col| t.col < col || after_blank)
+            })
             .collect();
         lines.sort_by_key(|&i| (tokens[i].col, std::cmp::Reverse(i)));
         for i in lines.into_iter().take(MAX_RESPLIT_TRIES) {
@@ -136,8 +152,8 @@ impl Resplitter {
     }
 
     /// A cut before a column-1 line at or after `error_at` from which the text parses cleanly or
-    /// begins with a clean item.
-    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<usize> {
+    /// begins with a clean item; and whether that text is a result expression.
+    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<(usize, bool)> {
         let lines: Vec<usize> = (1..tokens.len())
             .filter(|&i| {
                 let t = &tokens[i];
@@ -150,9 +166,14 @@ impl Resplitter {
                 return None;
             }
             let tail = self.parse(&tokens[i..]);
+            let is_result = matches!(tail.item.kind, ItemKind::Expr(_));
             match tail.first_error {
-                None if tail.is_clean() => return Some(i),
-                Some(at) if self.clean_prefix(&tokens[i..], at).is_some() => return Some(i),
+                None if tail.is_clean() => return Some((i, is_result)),
+                Some(at) => {
+                    if let Some((_, head)) = self.clean_prefix(&tokens[i..], at) {
+                        return Some((i, matches!(head.item.kind, ItemKind::Expr(_))));
+                    }
+                }
                 _ => {}
             }
         }

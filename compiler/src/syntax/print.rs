@@ -94,9 +94,11 @@ pub fn print_item(item: &Item) -> String {
                         if i > 0 {
                             out.push(' ');
                         }
-                        out.push_str(&it.name.text);
-                        if let Some(a) = &it.alias {
-                            let _ = write!(out, " as {}", a.text);
+                        match &it.alias {
+                            Some(a) => {
+                                let _ = write!(out, "({} as {})", it.name.text, a.text);
+                            }
+                            None => out.push_str(&it.name.text),
                         }
                     }
                     out.push(')');
