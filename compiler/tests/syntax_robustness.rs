@@ -1,11 +1,12 @@
-//! Robustness of the parser under single-token deletions.
+//! Robustness of the parser under single-token edits.
 //!
 //! For every corpus program (the conformance programs and the repository's examples) and
-//! every token in it, the token's text is deleted and the result re-parsed. The parse must
-//! never panic, must report few diagnostics per fault, and must leave every top-level item
-//! that did not contain the deleted token exactly as it was (damage stays local). Items the
-//! unedited program already reports syntax errors in are exempt from the last check: their
-//! extent is itself a product of recovery, not something an edit elsewhere must preserve.
+//! every token in it, the token is deleted (or typed twice, or a stray token is inserted
+//! before it) and the result re-parsed. The parse must never panic, must report few
+//! diagnostics per fault (at most 2 on average), and must leave every top-level item that
+//! the edit does not touch exactly as it was (damage stays local). Items the unedited
+//! program already reports errors in are exempt from the last check: their extent is itself
+//! a product of recovery, not something an edit elsewhere must preserve.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -16,7 +17,7 @@ use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::parser::{parse_text, ParsedFile};
 use rex_compiler::Span;
 
-/// The most error diagnostics one deleted token may cause on average.
+/// The most error diagnostics one edit may cause on average.
 const MAX_AVERAGE_ERRORS: f64 = 2.0;
 
 fn conformance_dir() -> PathBuf {
@@ -72,41 +73,68 @@ fn has_errors_in(parsed: &ParsedFile, span: Span) -> bool {
         .any(|d| d.is_error() && d.span.start <= span.end && d.span.end >= span.start)
 }
 
-#[test]
-fn single_token_deletions_stay_local() {
-    let mut deletions = 0usize;
-    let mut errors = 0usize;
-    let mut failures: Vec<String> = Vec::new();
+/// One edit: the text at `at..at + removed` is replaced by `inserted`.
+struct Edit {
+    at: usize,
+    removed: usize,
+    inserted: String,
+}
+
+/// What a family of edits over the whole corpus did.
+struct Outcome {
+    edits: usize,
+    errors: usize,
+    failures: Vec<String>,
+}
+
+impl Outcome {
+    fn average(&self) -> f64 {
+        self.errors as f64 / self.edits.max(1) as f64
+    }
+}
+
+/// Applies every edit `edits_of` proposes for each corpus program, and checks that parsing
+/// never panics and that every item the edit does not touch is parsed identically (at its
+/// shifted offset when it comes after the edit).
+fn run_edits(edits_of: impl Fn(&str) -> Vec<Edit>) -> Outcome {
+    let mut outcome = Outcome {
+        edits: 0,
+        errors: 0,
+        failures: Vec::new(),
+    };
     for (name, text) in corpus() {
         let original = parse_text(&text);
-        let (tokens, _) = lex(&text);
-        for tok in &tokens {
-            let (start, end) = (tok.span.start as usize, tok.span.end as usize);
-            let edited = format!("{}{}", &text[..start], &text[end..]);
+        for edit in edits_of(&text) {
+            let (start, end) = (edit.at, edit.at + edit.removed);
+            let edited = format!("{}{}{}", &text[..start], edit.inserted, &text[end..]);
             let Ok(parsed) = catch_unwind(AssertUnwindSafe(|| parse_text(&edited))) else {
-                failures.push(format!("{name}: deleting {start}..{end} panics"));
+                outcome
+                    .failures
+                    .push(format!("{name}: editing {start}..{end} panics"));
                 continue;
             };
-            deletions += 1;
-            errors += parsed.diagnostics.iter().filter(|d| d.is_error()).count();
+            outcome.edits += 1;
+            outcome.errors += parsed.diagnostics.iter().filter(|d| d.is_error()).count();
             let by_offset: HashMap<u32, &Item> =
                 parsed.items.iter().map(|i| (i.offset, i)).collect();
-            let removed = (end - start) as u32;
+            let shift = edit.inserted.len() as i64 - edit.removed as i64;
             for item in &original.items {
                 let abs = item.abs(item.span);
                 let (item_start, item_end) = (abs.start as usize, abs.end as usize);
-                if (start >= item_start && end <= item_end) || has_errors_in(&original, abs) {
+                let touched = start <= item_end && end >= item_start;
+                if touched || has_errors_in(&original, abs) {
                     continue;
                 }
                 let offset = if item_start >= end {
-                    item.offset - removed
+                    (item.offset as i64 + shift) as u32
                 } else {
                     item.offset
                 };
                 if !by_offset.get(&offset).is_some_and(|i| same_item(i, item)) {
-                    failures.push(format!(
-                        "{name}: deleting `{}` at {start}..{end} damages the item at {}..{}",
+                    outcome.failures.push(format!(
+                        "{name}: replacing `{}` at {start}..{end} by `{}` damages the item at {}..{}",
                         &text[start..end],
+                        edit.inserted,
                         item_start,
                         item_end
                     ));
@@ -114,17 +142,86 @@ fn single_token_deletions_stay_local() {
             }
         }
     }
-    let average = errors as f64 / deletions.max(1) as f64;
-    println!("{deletions} deletions, {errors} error diagnostics, {average:.3} per deletion");
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
+    outcome
+}
+
+fn assert_local(what: &str, outcome: &Outcome) {
+    println!(
+        "{what}: {} edits, {} error diagnostics, {:.3} per edit",
+        outcome.edits,
+        outcome.errors,
+        outcome.average()
     );
-    assert!(deletions > 1000, "too few deletions: {deletions}");
     assert!(
-        average <= MAX_AVERAGE_ERRORS,
-        "{average:.3} error diagnostics per deletion (at most {MAX_AVERAGE_ERRORS})"
+        outcome.failures.is_empty(),
+        "{} failures:\n{}",
+        outcome.failures.len(),
+        outcome.failures.join("\n")
+    );
+    assert!(outcome.edits > 1000, "too few edits: {}", outcome.edits);
+}
+
+#[test]
+fn single_token_deletions_stay_local() {
+    let outcome = run_edits(|text| {
+        lex(text)
+            .0
+            .iter()
+            .map(|t| Edit {
+                at: t.span.start as usize,
+                removed: t.span.len(),
+                inserted: String::new(),
+            })
+            .collect()
+    });
+    assert_local("deletions", &outcome);
+    assert!(
+        outcome.average() <= MAX_AVERAGE_ERRORS,
+        "{:.3} error diagnostics per deletion (at most {MAX_AVERAGE_ERRORS})",
+        outcome.average()
+    );
+}
+
+#[test]
+fn single_token_duplications_stay_local() {
+    let outcome = run_edits(|text| {
+        lex(text)
+            .0
+            .iter()
+            .map(|t| Edit {
+                at: t.span.end as usize,
+                removed: 0,
+                inserted: format!(" {}", &text[t.span.range()]),
+            })
+            .collect()
+    });
+    assert_local("duplications", &outcome);
+    assert!(
+        outcome.average() <= MAX_AVERAGE_ERRORS,
+        "{:.3} error diagnostics per duplication (at most {MAX_AVERAGE_ERRORS})",
+        outcome.average()
+    );
+}
+
+#[test]
+fn stray_token_insertions_stay_local() {
+    const STRAY: [&str; 8] = [")", "(", "=", ",", "in", "when", "]", "->"];
+    let outcome = run_edits(|text| {
+        lex(text)
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Edit {
+                at: t.span.start as usize,
+                removed: 0,
+                inserted: format!("{} ", STRAY[i % STRAY.len()]),
+            })
+            .collect()
+    });
+    assert_local("insertions", &outcome);
+    assert!(
+        outcome.average() <= MAX_AVERAGE_ERRORS,
+        "{:.3} error diagnostics per insertion (at most {MAX_AVERAGE_ERRORS})",
+        outcome.average()
     );
 }

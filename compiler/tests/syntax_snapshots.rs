@@ -390,3 +390,12 @@ type U a = A a | b
 
 g 1"
 );
+
+snapshot!(
+    declaration_keyword_after_stray_text,
+    r#"type Foo = Foo
+] instance Show Foo
+  show = \x -> "foo"
+(
+show Foo"#
+);

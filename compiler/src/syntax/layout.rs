@@ -8,9 +8,9 @@
 //!
 //! Two more rules keep an edit from gluing text onto a neighbouring item:
 //!
-//! * a line that starts with a declaration keyword (`fn`, `type`, `class`, `instance`,
-//!   `import`, `pub`) starts an item whatever its indentation, since those words mean
-//!   nothing inside an item;
+//! * a declaration keyword (`fn`, `type`, `class`, `instance`, `import`, `pub`) starts an
+//!   item wherever it stands (but right after `pub`), since those words mean nothing inside
+//!   an item;
 //! * a line indented less than the item's first continuation line (outside brackets) starts a
 //!   *tentative* item: the parser joins it back to the item before when it cannot stand alone
 //!   and the joined text parses cleanly (see `parser.rs`).
@@ -100,10 +100,15 @@ pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
     let mut current: Option<Open<'a>> = None;
     for laid in place(text, tokens) {
         let starts_decl = laid.token.tok.starts_declaration();
+        let after_pub = current
+            .as_ref()
+            .and_then(|open| open.group.tokens.last())
+            .is_some_and(|prev| prev.token.tok == Tok::Pub);
         let boundary = match &current {
             None => Some(false),
+            Some(_) if starts_decl && !after_pub => Some(false),
             Some(open) if laid.line_start => {
-                if starts_decl || (laid.col == 0 && open.is_decl) {
+                if laid.col == 0 && open.is_decl {
                     Some(false)
                 } else if laid.col > 0
                     && open.depth == 0

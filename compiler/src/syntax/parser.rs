@@ -23,11 +23,13 @@ pub fn parse_text(text: &str) -> ParsedFile {
         parse_group(group, &mut parsed);
     }
     let mut items = Vec::with_capacity(parsed.len());
+    let mut clean = Vec::with_capacity(parsed.len());
     for p in parsed {
+        clean.push(p.is_clean());
         diagnostics.extend(p.diagnostics);
         items.push(p.item);
     }
-    check_result_expressions(&items, &mut diagnostics);
+    check_result_expressions(&items, &clean, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     ParsedFile { items, diagnostics }
 }
@@ -86,13 +88,10 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
             rest = &rest[i..];
             continue;
         }
-        if let Some((i, tail_is_result)) = r.clean_restart(rest, error_at) {
+        if let Some(i) = r.clean_restart(rest, error_at) {
             let head = r.parse(&rest[..i]);
-            // Only when the broken text before the cut reads no worse alone, counting the
-            // diagnostic for a second result expression that the cut would cause.
-            let (diagnostics, errors) = head.cost();
-            let second_result = matches!(head.item.kind, ItemKind::Expr(_)) && tail_is_result;
-            if (diagnostics + usize::from(second_result), errors) <= parsed.cost() {
+            // Only when the broken text before the cut reads no worse alone.
+            if head.cost() <= parsed.cost() {
                 out.push(head);
                 rest = &rest[i..];
                 continue;
@@ -152,8 +151,8 @@ impl Resplitter {
     }
 
     /// A cut before a column-1 line at or after `error_at` from which the text parses cleanly or
-    /// begins with a clean item; and whether that text is a result expression.
-    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<(usize, bool)> {
+    /// begins with a clean item.
+    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<usize> {
         let lines: Vec<usize> = (1..tokens.len())
             .filter(|&i| {
                 let t = &tokens[i];
@@ -166,14 +165,9 @@ impl Resplitter {
                 return None;
             }
             let tail = self.parse(&tokens[i..]);
-            let is_result = matches!(tail.item.kind, ItemKind::Expr(_));
             match tail.first_error {
-                None if tail.is_clean() => return Some((i, is_result)),
-                Some(at) => {
-                    if let Some((_, head)) = self.clean_prefix(&tokens[i..], at) {
-                        return Some((i, matches!(head.item.kind, ItemKind::Expr(_))));
-                    }
-                }
+                None if tail.is_clean() => return Some(i),
+                Some(at) if self.clean_prefix(&tokens[i..], at).is_some() => return Some(i),
                 _ => {}
             }
         }
@@ -181,11 +175,13 @@ impl Resplitter {
     }
 }
 
-/// A program has at most one result expression.
-fn check_result_expressions(items: &[Item], diags: &mut Vec<Diagnostic>) {
+/// A program has at most one result expression. Broken text that happens to read as an
+/// expression (a stray bracket, a declaration that lost its keyword) already has its own
+/// diagnostic and does not count as a result.
+fn check_result_expressions(items: &[Item], clean: &[bool], diags: &mut Vec<Diagnostic>) {
     let mut seen = false;
-    for item in items {
-        if let ItemKind::Expr(_) = item.kind {
+    for (item, clean) in items.iter().zip(clean) {
+        if let (ItemKind::Expr(_), true) = (&item.kind, clean) {
             if seen {
                 diags.push(Diagnostic::error(
                     Code::MisplacedExpression,
