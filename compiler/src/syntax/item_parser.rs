@@ -4,7 +4,10 @@
 //! * An unclosed bracket gets its closer where its contents stop making sense rather than at
 //!   the end of the item.
 //! * Cascades are folded: one diagnostic per line, and a bracket diagnostic (unclosed or
-//!   unmatched) stands for the grammar errors on its line, since they are its consequence.
+//!   unmatched) stands for the grammar errors on its line, since they are its consequence;
+//!   a closer without an opener also stands for the grammar errors before it in its bracket.
+//! * Deep nesting is refused after the parse (which itself never recurses): an item nested
+//!   deeper than [`MAX_EXPR_DEPTH`] becomes an error item with one diagnostic.
 
 use std::collections::HashSet;
 

@@ -154,21 +154,9 @@ pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
     groups
 }
 
-/// Splits a file's tokens into item chunks (the layout rules alone, no parsing).
-pub fn split<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Chunk<'a>> {
-    group(text, tokens)
-        .iter()
-        .map(|g| chunk(&g.tokens))
-        .collect()
-}
-
-/// Balances the brackets of an item's tokens and separates its members.
-pub fn chunk<'a>(tokens: &[Laid<'a>]) -> Chunk<'a> {
-    chunk_with(tokens, &[])
-}
-
-/// Like [`chunk`], closing each unclosed opener of `close_before` (opener index, token
-/// index) right before the given token instead of where the balancing rules would.
+/// Balances the brackets of an item's tokens and separates its members. Each unclosed
+/// opener of `close_before` (opener index, token index) is closed right before the given
+/// token instead of where the balancing rules would close it.
 pub fn chunk_with<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> Chunk<'a> {
     let span = match (tokens.first(), tokens.last()) {
         (Some(f), Some(l)) => f.token.span.cover(l.token.span),

@@ -47,9 +47,9 @@ const MAX_RESPLIT_TRIES: usize = 4;
 ///   and the joined text reads with no more errors;
 /// * a group whose text up to some line at or before the error parses cleanly is cut there
 ///   (the least indented such lines are tried first: that is where glued text begins);
-/// * a group in which, from some column-1 line at or after the error, the text parses cleanly (or
-///   begins with a clean item) is cut there, leaving the error in an item of its own, unless
-///   that item alone has more errors than the whole group.
+/// * a group in which, from some column-1 line at or after the error, the text parses
+///   cleanly (or begins with a clean item) is cut there, leaving the error in an item of its
+///   own, unless that item alone has more errors than the whole group.
 ///
 /// The work spent on such attempts is bounded by a budget proportional to the group.
 fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
