@@ -125,8 +125,13 @@ impl Default for Database {
 
 impl Database {
     pub fn new() -> Database {
+        Database::with_storage(salsa::Storage::default())
+    }
+
+    /// A database over `storage`, with the prelude loaded.
+    fn with_storage(storage: salsa::Storage<Database>) -> Database {
         let mut db = Database {
-            storage: salsa::Storage::default(),
+            storage,
             prelude: None,
         };
         let file = SourceFile::new(&db, PRELUDE_PATH.to_string(), PRELUDE_SOURCE.to_string());
@@ -144,13 +149,7 @@ impl Database {
                 }
             }
         };
-        let mut db = Database {
-            storage: salsa::Storage::new(Some(Box::new(callback))),
-            prelude: None,
-        };
-        let file = SourceFile::new(&db, PRELUDE_PATH.to_string(), PRELUDE_SOURCE.to_string());
-        db.prelude = Some(Prelude::new(&db, file));
-        db
+        Database::with_storage(salsa::Storage::new(Some(Box::new(callback))))
     }
 
     pub fn prelude(&self) -> Prelude {

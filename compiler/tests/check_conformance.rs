@@ -1,17 +1,10 @@
 //! The checker decides every conformance program: `ok`/`hole` programs have no error
 //! diagnostic, `error` programs have at least one. The prelude itself has no error.
 
-use std::path::PathBuf;
+mod common;
+use common::conformance_dir;
 
 use rex_compiler::db::{prelude_errors, Database};
-
-fn conformance_dir() -> PathBuf {
-    std::env::var_os("REX_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
-        })
-}
 
 #[test]
 fn prelude_checks_cleanly() {

@@ -1,18 +1,11 @@
 //! Every conformance program expected to run (`ok` or `hole`) parses without a syntax
 //! diagnostic.
 
-use std::path::PathBuf;
+mod common;
+use common::conformance_dir;
 
 use rex_compiler::syntax::parser::parse_text;
 use rex_compiler::LineIndex;
-
-fn conformance_dir() -> PathBuf {
-    std::env::var_os("REX_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
-        })
-}
 
 #[test]
 fn runnable_conformance_programs_have_no_syntax_errors() {

@@ -8,6 +8,9 @@
 //! program already reports errors in are exempt from the last check: their extent is itself
 //! a product of recovery, not something an edit elsewhere must preserve.
 
+mod common;
+use common::conformance_dir;
+
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -19,14 +22,6 @@ use rex_compiler::Span;
 
 /// The most error diagnostics one edit may cause on average.
 const MAX_AVERAGE_ERRORS: f64 = 2.0;
-
-fn conformance_dir() -> PathBuf {
-    std::env::var_os("REX_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
-        })
-}
 
 fn rex_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -275,14 +275,10 @@ impl EnvBuilder<'_> {
                 .enumerate()
                 .map(|(i, p)| (p.clone(), Ty::Gen(i as u32)))
                 .collect();
-            let mut result = Ty::con_app(
+            let result = Ty::con_app(
                 &decl.name.text,
                 (0..params.len() as u32).map(Ty::Gen).collect(),
             );
-            if &*decl.name.text == "Result" && params.len() == 2 && prelude {
-                // stored as declared (error first); nothing to flip here
-                result = Ty::con_app("Result", vec![Ty::Gen(0), Ty::Gen(1)]);
-            }
             for (tag, v) in decl.variants.iter().enumerate() {
                 let mut lw = Lowering::new(self.env, NewVars::Rigid).with_vars(vars.clone());
                 let (fields, record) = match &v.payload {

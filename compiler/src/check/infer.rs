@@ -126,13 +126,7 @@ impl<'a> Infer<'a> {
                 rec,
                 bindings,
                 body,
-            } => {
-                let mark = self.locals.len();
-                self.bindings(*rec, bindings);
-                let t = self.check(*body, expected);
-                self.locals.truncate(mark);
-                t
-            }
+            } => self.let_expr(*rec, bindings, *body, Some(expected)),
             ExprKind::If(c, t, f) => {
                 self.check(*c, &Ty::con("bool"));
                 self.check(*t, expected);
@@ -198,7 +192,7 @@ impl<'a> Infer<'a> {
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
             ExprKind::App(f, a) => {
-                let tf = self.infer_head(*f);
+                let tf = self.infer(*f);
                 self.apply(*f, tf, *a)
             }
             ExprKind::Binary { op, lhs, rhs } => {
@@ -223,13 +217,7 @@ impl<'a> Infer<'a> {
                 rec,
                 bindings,
                 body,
-            } => {
-                let mark = self.locals.len();
-                self.bindings(*rec, bindings);
-                let t = self.infer(*body);
-                self.locals.truncate(mark);
-                t
-            }
+            } => self.let_expr(*rec, bindings, *body, None),
             ExprKind::If(c, t, f) => {
                 self.check(*c, &Ty::con("bool"));
                 let tt = self.infer(*t);
@@ -259,11 +247,6 @@ impl<'a> Infer<'a> {
         };
         self.expr_types[e.index()] = t.clone();
         t
-    }
-
-    /// The function position of an application: constructors get no expected type.
-    fn infer_head(&mut self, f: ExprId) -> Ty {
-        self.infer(f)
     }
 
     fn apply(&mut self, f: ExprId, tf: Ty, a: ExprId) -> Ty {
@@ -487,6 +470,24 @@ impl<'a> Infer<'a> {
         (t, names)
     }
 
+    /// `let` in either mode: the bindings scope over the body only.
+    fn let_expr(
+        &mut self,
+        rec: bool,
+        bindings: &[Binding],
+        body: ExprId,
+        expected: Option<&Ty>,
+    ) -> Ty {
+        let mark = self.locals.len();
+        self.bindings(rec, bindings);
+        let t = match expected {
+            Some(t) => self.check(body, t),
+            None => self.infer(body),
+        };
+        self.locals.truncate(mark);
+        t
+    }
+
     fn bindings(&mut self, rec: bool, bindings: &[Binding]) {
         if rec {
             // Every name is in scope in every value, monomorphically until generalised.
@@ -505,10 +506,9 @@ impl<'a> Infer<'a> {
                 self.check(b.value, t);
             }
             let bound: Vec<Local> = self.locals.drain(start..).collect();
-            for (mut local, t) in bound.into_iter().zip(tys.iter().cycle()) {
-                let _ = t;
+            for mut local in bound {
                 let mono = local.scheme.ty.clone();
-                local.scheme = self.generalize(&mono, wanted_mark, false);
+                local.scheme = self.generalize(&mono, wanted_mark);
                 self.locals.push(local);
             }
             return;
@@ -531,7 +531,7 @@ impl<'a> Infer<'a> {
                 let scheme = if is_literal {
                     Scheme::mono(t.clone())
                 } else {
-                    self.generalize(&t, wanted_mark, b.ty.is_some())
+                    self.generalize(&t, wanted_mark)
                 };
                 self.pat_types[b.pat.index()] = t;
                 let known_ctor = self.known_ctor_of(b.value);
@@ -561,7 +561,7 @@ impl<'a> Infer<'a> {
 
     /// Quantifies the variables of `t` that are not free in the environment, together with
     /// the wanted predicates (added since `wanted_mark`) that mention only them.
-    fn generalize(&mut self, t: &Ty, wanted_mark: usize, rigid_ok: bool) -> Scheme {
+    fn generalize(&mut self, t: &Ty, wanted_mark: usize) -> Scheme {
         let t = self.u.zonk(t);
         let mut env_vars = Vec::new();
         for l in &self.locals {
@@ -624,7 +624,6 @@ impl<'a> Infer<'a> {
             }
         }
         self.wanted.extend(keep);
-        let _ = rigid_ok;
         let subst = |ty: &Ty| {
             ty.map(&mut |x| match x {
                 Ty::Var(v) => gen.iter().position(|g| g == v).map(|i| Ty::Gen(i as u32)),
