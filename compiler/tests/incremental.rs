@@ -42,7 +42,11 @@ fn editing_one_fn_body_reinfers_only_that_item() {
         .filter(|d| d.is_error())
         .cloned()
         .collect();
-    assert_eq!(executed(&log, "item_types"), 2, "only `a` and `c` are re-inferred");
+    assert_eq!(
+        executed(&log, "item_types"),
+        2,
+        "only `a` and `c` are re-inferred"
+    );
     assert_eq!(errors.len(), 1, "{errors:?}");
     let at = broken.find("\"zero\"").unwrap() as u32;
     assert!(
