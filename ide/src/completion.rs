@@ -92,12 +92,27 @@ pub fn completion(db: &Database, file: SourceFile, offset: usize) -> Completions
         .bytes()
         .rposition(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
         .map_or(0, |i| i + 1);
-    let span = Span::new(start, offset);
-    let prefix = &text[start..offset];
     if start > 0 && text.as_bytes()[start - 1] == b'.' {
-        return field_completions(db, file, span, prefix);
+        return field_completions(db, file, Span::new(start, offset), &text[start..offset]);
     }
-    name_completions(db, file, span, prefix)
+    // On a hole (`?`, `?name`, the cursor before or after it) an item replaces the hole.
+    let hole_start = if start > 0 && text.as_bytes()[start - 1] == b'?' {
+        Some(start - 1)
+    } else if start == offset && text[offset..].starts_with('?') {
+        Some(offset)
+    } else {
+        None
+    };
+    if let Some(h) = hole_start {
+        let end = h
+            + 1
+            + text[h + 1..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+        return name_completions(db, file, Span::new(h, end), "");
+    }
+    name_completions(db, file, Span::new(start, offset), &text[start..offset])
 }
 
 fn in_string_or_comment(text: &str, offset: usize) -> bool {
