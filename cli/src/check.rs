@@ -15,6 +15,11 @@ pub struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    /// A directory to search for imported modules after the importing file's own
+    /// directory (repeatable; searched in order).
+    #[arg(long = "include", value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+
     /// Print one JSON object `{"diagnostics": [...], "holes": [...]}` on stdout instead of
     /// rendered text.
     #[arg(long)]
@@ -26,7 +31,10 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
         return Status::Failure;
     };
 
-    let db = Database::new();
+    let mut db = Database::new();
+    let roots = crate::modules::roots(&args.include);
+    let modules = crate::modules::load(&sources, &roots);
+    db.set_modules(modules, roots);
     let reports: Vec<FileReport> = sources
         .into_iter()
         .map(|(path, text)| {

@@ -5,6 +5,7 @@ mod check;
 mod exit;
 mod ide;
 mod lsp;
+mod modules;
 mod render;
 mod stack;
 

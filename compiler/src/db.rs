@@ -1,10 +1,15 @@
 //! The salsa database: source files are inputs, every analysis is a tracked query, cut
 //! per top-level item so that an edit re-checks only what it touches.
 
+use std::collections::BTreeMap;
+
+use crate::check::imports::{ImportLink, LoadedModule, Program};
 use crate::check::{check_item, Env, ItemRef, ItemTypes};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
+use crate::syntax::ast::ItemKind;
 use crate::syntax::parser::{parse_text, ParsedFile};
+use salsa::Setter;
 
 /// The prelude's source, embedded at build time.
 pub const PRELUDE_SOURCE: &str = include_str!("../../stdlib/prelude.rex");
@@ -19,11 +24,17 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// The prelude file every program sees.
+/// What every program sees besides its own file: the prelude, and the module files the
+/// front door loaded for `import`s (by normalised path; see `modules::candidates`) with
+/// the include roots it searched.
 #[salsa::input(debug)]
 pub struct Prelude {
     #[returns(copy)]
     pub file: SourceFile,
+    #[returns(ref)]
+    pub modules: BTreeMap<String, SourceFile>,
+    #[returns(ref)]
+    pub include_roots: Vec<String>,
 }
 
 /// One top-level item of a file, by position.
@@ -55,12 +66,74 @@ pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Opti
     Some(item)
 }
 
-/// The environment of declarations (prelude + file), built from signatures alone.
+/// The environment of declarations (prelude, loaded modules, file), built from signatures
+/// alone.
 #[salsa::tracked(returns(ref))]
 pub fn program_env(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> Env {
     let prelude_items = &parse(db, prelude.file(db)).items;
     let items = &parse(db, file).items;
-    Env::build(prelude_items, items)
+    let program = load_program(db, prelude, file);
+    Env::build_program(prelude_items, items, &program)
+}
+
+/// The modules `file` imports, transitively, as far as the database holds their files.
+fn load_program<'db>(
+    db: &'db dyn salsa::Database,
+    prelude: Prelude,
+    file: SourceFile,
+) -> Program<'db> {
+    let available = prelude.modules(db);
+    let roots = prelude.include_roots(db);
+    let root_path = crate::modules::normalize(file.path(db));
+    let mut loaded: Vec<(String, SourceFile)> = Vec::new();
+    let links_of = |importer: &str,
+                    items: &[crate::syntax::ast::Item],
+                    loaded: &mut Vec<(String, SourceFile)>| {
+        let mut links = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let ItemKind::Import(decl) = &item.kind else {
+                continue;
+            };
+            let tried =
+                crate::modules::candidates(importer, &crate::modules::segments(decl), roots);
+            let found = tried
+                .iter()
+                .find_map(|path| available.get(path).map(|f| (path.clone(), *f)));
+            let target = match found {
+                Some((path, _)) if path == root_path => Err(vec![]),
+                Some((path, f)) => Ok(match loaded.iter().position(|(p, _)| *p == path) {
+                    Some(k) => k as u32,
+                    None => {
+                        loaded.push((path, f));
+                        (loaded.len() - 1) as u32
+                    }
+                }),
+                None => Err(tried),
+            };
+            links.push(ImportLink {
+                item: index as u32,
+                target,
+            });
+        }
+        links
+    };
+    let imports = links_of(file.path(db), &parse(db, file).items, &mut loaded);
+    let mut next = 0;
+    while next < loaded.len() {
+        let (path, module) = loaded[next].clone();
+        links_of(&path, &parse(db, module).items, &mut loaded);
+        next += 1;
+    }
+    Program {
+        modules: loaded
+            .into_iter()
+            .map(|(path, f)| LoadedModule {
+                path,
+                items: &parse(db, f).items,
+            })
+            .collect(),
+        imports,
+    }
 }
 
 /// Types, marks and holes of one item.
@@ -139,8 +212,27 @@ impl Database {
             prelude: None,
         };
         let file = SourceFile::new(&db, PRELUDE_PATH.to_string(), PRELUDE_SOURCE.to_string());
-        db.prelude = Some(Prelude::new(&db, file));
+        db.prelude = Some(Prelude::new(&db, file, BTreeMap::new(), Vec::new()));
         db
+    }
+
+    /// Gives the database the module files a front door loaded (path as produced by
+    /// `modules::candidates`, text) and the include roots it searched. Replaces earlier
+    /// ones; a file that is also checked on its own may be both a module and a file.
+    pub fn set_modules(&mut self, files: Vec<(String, String)>, include_roots: Vec<String>) {
+        let mut modules = BTreeMap::new();
+        for (path, text) in files {
+            let file = SourceFile::new(self, path.clone(), text);
+            modules.insert(path, file);
+        }
+        let prelude = self.prelude();
+        prelude.set_modules(self).to(modules);
+        prelude.set_include_roots(self).to(include_roots);
+    }
+
+    /// The loaded module file at `path`, if any.
+    pub fn module_file(&self, path: &str) -> Option<SourceFile> {
+        self.prelude().modules(self).get(path).copied()
     }
 
     /// A database that appends a line to `log` for every query it executes (not for the

@@ -5,6 +5,7 @@ pub mod check;
 pub mod db;
 pub mod diagnostic;
 pub mod line_index;
+pub mod modules;
 pub mod resolve;
 pub mod span;
 pub mod syntax;

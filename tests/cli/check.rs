@@ -25,6 +25,9 @@ impl TempDir {
 
     fn file(&self, name: &str, text: &str) -> PathBuf {
         let path = self.0.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent dirs");
+        }
         std::fs::write(&path, text).expect("write temp file");
         path
     }
@@ -365,5 +368,102 @@ fn overlapping_instance_is_reported_on_its_head() {
     assert_eq!(
         all[1]["range"],
         serde_json::json!({"start": {"line": 12, "character": 9}, "end": {"line": 12, "character": 17}})
+    );
+}
+
+/// A program over several files: a module beside the importer, one under an include root,
+/// one reached with `super`.
+fn write_modules(dir: &TempDir) {
+    dir.file(
+        "app/util/shapes.rex",
+        "pub type Shape = Circle f32 | Square f32\n\n\
+         pub fn area : Shape -> f32 = \\s ->\n  match s\n    when Circle r -> 3.0 * r * r\n    when Square a -> a * a\n\n\
+         fn secret : i32 -> i32 = \\x -> x\n\n\
+         pub class Named a\n  name : a -> string\n\n\
+         instance Named Shape\n  name = \\s -> \"shape\"\n",
+    );
+    dir.file(
+        "lib/text.rex",
+        "pub fn shout : string -> string = \\s -> s + \"!\"\n",
+    );
+}
+
+#[test]
+fn programs_import_modules_by_alias_by_name_and_all() {
+    let dir = TempDir::new();
+    write_modules(&dir);
+    dir.file(
+        "app/main.rex",
+        "import util.shapes as S\n\
+         import util.shapes (area as size, Circle)\n\
+         import text (*)\n\n\
+         fn total : List S.Shape -> f32 = \\xs -> foldl (\\acc s -> acc + S.area s) 0.0 xs\n\n\
+         fn describe : S.Shape -> string = \\s ->\n  match s\n    when S.Circle _ -> shout (name s)\n    when S.Square _ -> \"square\"\n\n\
+         size (Circle 2.0) + total [S.Square 1.0]\n",
+    );
+    dir.file(
+        "app/sub/use.rex",
+        "import super.util.shapes (Shape, Square, area)\n\n\
+         fn twice : Shape -> f32 = \\s -> area s * 2.0\n\n\
+         twice (Square 3.0)\n",
+    );
+    let out = rex_in(
+        &dir,
+        &["check", "--json", "--include", "lib"],
+        "app/main.rex",
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(diagnostics(&json(&out)).len(), 0);
+    let out = rex_in(&dir, &["check", "--json"], "app/sub/use.rex");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    // Without the include root, `text` is missing: one error on that import, and the
+    // names it would have brought are not reported again.
+    let out = rex_in(&dir, &["check", "--json"], "app/main.rex");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let codes: Vec<&str> = diagnostics(&value)
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["E0401"], "{value}");
+    assert_eq!(
+        diagnostics(&value)[0]["notes"][0],
+        "looked for app/text.rex"
+    );
+}
+
+#[test]
+fn import_errors_name_the_rule_they_break() {
+    let dir = TempDir::new();
+    write_modules(&dir);
+    dir.file(
+        "app/bad.rex",
+        "import util.shapes (secret, nothing)\n\
+         import util.missing as M\n\
+         import util.shapes (area)\n\
+         import util.shapes (Shape as area)\n\n\
+         fn area : i32 -> i32 = \\x -> M.anything x\n\n\
+         area 1\n",
+    );
+    let out = rex_in(&dir, &["check", "--json"], "app/bad.rex");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let found: Vec<(String, String)> = diagnostics(&value)
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    // `secret` is private and `nothing` does not exist; `util.missing` has no file; the
+    // local `fn area` conflicts with both imports of `area`.
+    assert_eq!(
+        codes,
+        ["E0402", "E0402", "E0401", "E0403", "E0403"],
+        "{found:#?}"
     );
 }

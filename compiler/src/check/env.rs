@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::errors::{near_misses, Diag, TypeDiag};
+use super::imports::{is_module_item, ImportedName, Origin, Program};
 use super::lower::{Lowering, NewVars};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Item, ItemKind, VariantPayload};
@@ -96,11 +97,80 @@ pub struct Env {
     pub diagnostics: Vec<(u32, TypeDiag)>,
     /// Diagnostics on the prelude (there should be none).
     pub prelude_diagnostics: Vec<(u32, TypeDiag)>,
+    /// What each loaded module exports (`pub`), by index into `Program::modules`.
+    pub exports: Vec<Exports>,
+    /// Where each name the file imports comes from (for evaluation and tools), by the
+    /// spelling the file uses (`z` for `y as z`, `M.x` through an alias).
+    pub imported: BTreeMap<Arc<str>, ImportedName>,
+    /// Imported type and class spellings that differ from the declared name (`M.T`).
+    pub type_aliases: BTreeMap<Arc<str>, Arc<str>>,
+    pub class_aliases: BTreeMap<Arc<str>, Arc<str>>,
+    /// `import a.b as M`: `M` and the module's index.
+    pub module_aliases: BTreeMap<Arc<str>, u32>,
+    /// Names imported from modules that could not be loaded (already reported): in every
+    /// facet they stand for something of unknown type.
+    pub missing_names: std::collections::BTreeSet<Arc<str>>,
+    /// An `import m (*)` whose module could not be loaded: any unknown name may be one of
+    /// its exports, so none is reported.
+    pub missing_glob: bool,
+}
+
+/// The `pub` declarations of one module, by declared name.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Exports {
+    pub values: BTreeMap<Arc<str>, Value>,
+    pub ctors: BTreeMap<Arc<str>, usize>,
+    pub types: std::collections::BTreeSet<Arc<str>>,
+    pub classes: std::collections::BTreeSet<Arc<str>>,
 }
 
 impl Env {
     pub fn type_arity(&self, name: &str) -> Option<usize> {
         self.types.get(name).map(|t| t.arity)
+    }
+
+    /// The declared name of the class `path` spells: `C`, an imported `C` under another
+    /// name, or `M.C` through a module alias. `None` for an unknown module alias.
+    pub fn class_spelled(&self, path: &crate::syntax::ast::Path) -> Option<Arc<str>> {
+        let spelled = match &path.qualifier {
+            Some(q) => format!("{}.{}", q.text, path.name.text),
+            None => path.name.text.clone(),
+        };
+        match self.class_aliases.get(spelled.as_str()) {
+            Some(declared) => Some(declared.clone()),
+            None if path.qualifier.is_some() => None,
+            None => Some(Arc::from(spelled)),
+        }
+    }
+
+    /// True for `M` of `import a.b as M` when `a.b` could not be loaded (already reported).
+    pub fn is_missing_module(&self, alias: &str) -> bool {
+        self.module_aliases.get(alias) == Some(&super::imports::MISSING_MODULE)
+    }
+
+    /// How a constructor pattern's path is spelled in `ctor_index` (`M.C` through a module
+    /// alias); `None` when the qualifier is no module alias.
+    pub fn ctor_spelled(&self, path: &crate::syntax::ast::Path) -> Option<String> {
+        match &path.qualifier {
+            Some(q) if self.module_aliases.contains_key(q.text.as_str()) => {
+                (!self.is_missing_module(&q.text)).then(|| format!("{}.{}", q.text, path.name.text))
+            }
+            Some(_) => None,
+            None => Some(path.name.text.clone()),
+        }
+    }
+
+    /// The declared name of the type `path` spells (see `class_spelled`).
+    pub fn type_spelled(&self, path: &crate::syntax::ast::Path) -> Option<Arc<str>> {
+        let spelled = match &path.qualifier {
+            Some(q) => format!("{}.{}", q.text, path.name.text),
+            None => path.name.text.clone(),
+        };
+        match self.type_aliases.get(spelled.as_str()) {
+            Some(declared) => Some(declared.clone()),
+            None if path.qualifier.is_some() => None,
+            None => Some(Arc::from(spelled)),
+        }
     }
 
     pub fn type_names_like(&self, name: &str) -> Vec<String> {
@@ -121,8 +191,16 @@ impl Env {
         self.adts.get(adt)
     }
 
-    /// Builds the environment of a program from its prelude items and its own items.
+    /// Builds the environment of a program from its prelude items and its own items (no
+    /// module is loaded: every import is reported missing).
     pub fn build(prelude: &[Item], user: &[Item]) -> Env {
+        Env::build_program(prelude, user, &Program::default())
+    }
+
+    /// Builds the environment of a file from the prelude, the modules `program` loads for
+    /// it (their types, classes and instances are global; their `pub` values and
+    /// constructors are in scope as the file's imports say), and its own items.
+    pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> Env {
         let mut env = Env::default();
         for (name, arity) in PRIMITIVE_TYPES {
             env.types.insert(
@@ -133,34 +211,60 @@ impl Env {
                 },
             );
         }
-        let files: [(bool, &[Item]); 2] = [(true, prelude), (false, user)];
+        let mut files: Vec<(Origin, &[Item])> = vec![(Origin::Prelude, prelude)];
+        files.extend(
+            program
+                .modules
+                .iter()
+                .enumerate()
+                .map(|(k, m)| (Origin::Module(k as u32), m.items)),
+        );
         let mut b = EnvBuilder { env: &mut env };
-        for (is_prelude, items) in files {
-            b.declare_types(is_prelude, items);
+        let all = files.iter().copied().chain([(Origin::User, user)]);
+        for (origin, items) in all.clone() {
+            b.declare_types(origin, items);
         }
-        for (is_prelude, items) in files {
-            b.declare_classes(is_prelude, items);
+        for (origin, items) in all {
+            b.declare_classes(origin, items);
         }
-        for (is_prelude, items) in files {
-            b.define_adts(is_prelude, items);
-            b.define_classes(is_prelude, items);
+        // The library first (prelude and modules), so that the file's imports can name
+        // everything they export before the file's own declarations are lowered.
+        for (origin, items) in &files {
+            b.define_adts(*origin, items);
+            b.define_classes(*origin, items);
         }
-        for (is_prelude, items) in files {
-            b.define_values(is_prelude, items);
-            b.define_instances(is_prelude, items);
+        for (origin, items) in &files {
+            b.define_values(*origin, items);
+            b.define_instances(*origin, items);
         }
+        b.resolve_imports(program, user);
+        b.define_adts(Origin::User, user);
+        b.define_classes(Origin::User, user);
+        b.define_values(Origin::User, user);
+        b.define_instances(Origin::User, user);
         b.check_overlap();
-        b.report_imports(user);
         env
     }
 }
 
-struct EnvBuilder<'e> {
-    env: &'e mut Env,
+pub(super) struct EnvBuilder<'e> {
+    pub(super) env: &'e mut Env,
 }
 
 impl EnvBuilder<'_> {
-    fn report(&mut self, at: ItemRef, d: TypeDiag) {
+    pub(super) fn exports(&mut self, module: u32) -> &mut Exports {
+        let k = module as usize;
+        if self.env.exports.len() <= k {
+            self.env.exports.resize(k + 1, Exports::default());
+        }
+        &mut self.env.exports[k]
+    }
+
+    pub(super) fn report(&mut self, at: ItemRef, d: TypeDiag) {
+        if is_module_item(at) {
+            // A module's own mistakes are reported when that file is checked.
+            return;
+        }
         if at.prelude {
             self.env.prelude_diagnostics.push((at.index, d));
         } else {
@@ -174,12 +278,9 @@ impl EnvBuilder<'_> {
         }
     }
 
-    fn declare_types(&mut self, prelude: bool, items: &[Item]) {
+    fn declare_types(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             if let ItemKind::Type(decl) = &item.kind {
                 let name: Arc<str> = Arc::from(decl.name.text.as_str());
                 if self.env.types.contains_key(&name) {
@@ -203,6 +304,9 @@ impl EnvBuilder<'_> {
                     ctors: vec![],
                     origin: at,
                 });
+                if let (Origin::Module(k), true) = (origin, decl.is_pub) {
+                    self.exports(k).types.insert(name.clone());
+                }
                 self.env.types.insert(
                     name,
                     TypeCon {
@@ -214,12 +318,9 @@ impl EnvBuilder<'_> {
         }
     }
 
-    fn declare_classes(&mut self, prelude: bool, items: &[Item]) {
+    fn declare_classes(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             if let ItemKind::Class(decl) = &item.kind {
                 let name: Arc<str> = Arc::from(decl.name.text.as_str());
                 if self.env.classes.contains_key(&name) {
@@ -232,6 +333,9 @@ impl EnvBuilder<'_> {
                         ),
                     );
                     continue;
+                }
+                if let (Origin::Module(k), true) = (origin, decl.is_pub) {
+                    self.exports(k).classes.insert(name.clone());
                 }
                 self.env.classes.insert(
                     name.clone(),
@@ -251,12 +355,9 @@ impl EnvBuilder<'_> {
         }
     }
 
-    fn define_adts(&mut self, prelude: bool, items: &[Item]) {
+    fn define_adts(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             let ItemKind::Type(decl) = &item.kind else {
                 continue;
             };
@@ -338,11 +439,10 @@ impl EnvBuilder<'_> {
                     origin: at,
                 };
                 let id = self.env.ctors.len();
-                let same_adt_dup = self
-                    .env
-                    .ctor_index
-                    .get(&ctor.name)
-                    .is_some_and(|ids| ids.iter().any(|c| self.env.ctors[*c].adt == adt_id));
+                let same_adt_dup = self.env.adts[adt_id]
+                    .ctors
+                    .iter()
+                    .any(|c| self.env.ctors[*c].name == ctor.name);
                 if same_adt_dup {
                     self.report(
                         at,
@@ -354,23 +454,27 @@ impl EnvBuilder<'_> {
                     );
                     continue;
                 }
-                self.env
-                    .ctor_index
-                    .entry(ctor.name.clone())
-                    .or_default()
-                    .push(id);
+                // A module's constructors are in scope only where they are imported.
+                if let Origin::Module(k) = origin {
+                    if decl.is_pub {
+                        self.exports(k).ctors.insert(ctor.name.clone(), id);
+                    }
+                } else {
+                    self.env
+                        .ctor_index
+                        .entry(ctor.name.clone())
+                        .or_default()
+                        .push(id);
+                }
                 self.env.ctors.push(ctor);
                 self.env.adts[adt_id].ctors.push(id);
             }
         }
     }
 
-    fn define_classes(&mut self, prelude: bool, items: &[Item]) {
+    fn define_classes(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             let ItemKind::Class(decl) = &item.kind else {
                 continue;
             };
@@ -440,12 +544,9 @@ impl EnvBuilder<'_> {
         }
     }
 
-    fn define_values(&mut self, prelude: bool, items: &[Item]) {
+    fn define_values(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             let ItemKind::Fn(decl) = &item.kind else {
                 continue;
             };
@@ -454,8 +555,15 @@ impl EnvBuilder<'_> {
             };
             self.report_all(at, diags);
             let name: Arc<str> = Arc::from(decl.name.text.as_str());
+            if let Origin::Module(k) = origin {
+                if decl.is_pub {
+                    let value = Value { scheme, origin: at };
+                    self.exports(k).values.insert(name, value);
+                }
+                continue;
+            }
             if let Some(prev) = self.env.values.get(&name) {
-                if prev.origin.prelude == prelude {
+                if prev.origin.prelude == origin.is_prelude() {
                     self.report(
                         at,
                         Diag::simple(
@@ -467,7 +575,7 @@ impl EnvBuilder<'_> {
                     continue;
                 }
             }
-            if self.env.methods.contains_key(&name) && !prelude {
+            if self.env.methods.contains_key(&name) && !origin.is_prelude() {
                 self.report(
                     at,
                     Diag::simple(
@@ -484,32 +592,31 @@ impl EnvBuilder<'_> {
         }
     }
 
-    fn define_instances(&mut self, prelude: bool, items: &[Item]) {
+    fn define_instances(&mut self, origin: Origin, items: &[Item]) {
         for (i, item) in items.iter().enumerate() {
-            let at = ItemRef {
-                prelude,
-                index: i as u32,
-            };
+            let at = origin.at(i);
             let ItemKind::Instance(decl) = &item.kind else {
                 continue;
             };
-            let class_name = &decl.class.name.text;
-            if decl.class.qualifier.is_some() {
+            let Some(class_name) = self.env.class_spelled(&decl.class) else {
                 let q = decl
                     .class
                     .qualifier
                     .as_ref()
                     .map(|q| q.text.clone())
                     .unwrap_or_default();
-                self.report(
-                    at,
-                    <TypeDiag as super::errors::LoweringDiags>::unknown_module(
-                        &q,
-                        decl.class.span(),
-                    ),
-                );
+                if !self.env.is_missing_module(&q) {
+                    self.report(
+                        at,
+                        <TypeDiag as super::errors::LoweringDiags>::unknown_module(
+                            &q,
+                            decl.class.span(),
+                        ),
+                    );
+                }
                 continue;
-            }
+            };
+            let class_name = &class_name.to_string();
             let Some(class) = self.env.classes.get(class_name.as_str()) else {
                 let cands = self.env.class_names_like(class_name);
                 self.report(
@@ -595,37 +702,6 @@ impl EnvBuilder<'_> {
                 origin: at,
                 head_span,
             });
-        }
-    }
-
-    /// Module loading is not implemented yet: every import is reported as unresolved.
-    fn report_imports(&mut self, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            if let ItemKind::Import(decl) = &item.kind {
-                let path: Vec<&str> = decl.path.iter().map(|n| n.text.as_str()).collect();
-                let span = match (decl.path.first(), decl.path.last()) {
-                    (Some(f), Some(l)) => f.span.cover(l.span),
-                    _ => item.span,
-                };
-                let d = crate::diagnostic::Diagnostic::error(
-                    Code::ModuleNotFound,
-                    span,
-                    format!(
-                        "module `{}` cannot be loaded (module imports are not supported yet)",
-                        path.join(".")
-                    ),
-                )
-                .with_data(crate::diagnostic::DiagnosticData::Module {
-                    path: path.join("."),
-                });
-                self.report(
-                    ItemRef {
-                        prelude: false,
-                        index: i as u32,
-                    },
-                    d,
-                );
-            }
         }
     }
 

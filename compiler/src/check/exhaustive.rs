@@ -230,7 +230,10 @@ impl Infer<'_> {
                 Pat::Ctor(Key::Adt(cons), vec![head, tail])
             }
             PatKind::Ctor { path, args } => {
-                let Some(id) = self.resolve_ctor(&path.name.text, Some(&ty)) else {
+                let Some(spelled) = self.env.ctor_spelled(path) else {
+                    return Pat::Wild;
+                };
+                let Some(id) = self.resolve_ctor(&spelled, Some(&ty)) else {
                     return Pat::Wild;
                 };
                 let fields = self.ctor_fields(id, &ty);

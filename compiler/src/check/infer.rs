@@ -343,6 +343,9 @@ impl<'a> Infer<'a> {
             let sc = m.scheme.clone();
             return self.instantiate(&sc, span);
         }
+        if self.env.missing_glob {
+            return Ty::Unknown; // it may come from the `(*)` import that is missing
+        }
         let candidates = self.names_like(name);
         self.diags.push(Diag::unknown_name(name, candidates, span));
         Ty::Unknown
@@ -390,6 +393,7 @@ impl<'a> Infer<'a> {
                 let sc = self.env.ctors[id].scheme.clone();
                 self.instantiate(&sc, span)
             }
+            None if self.env.missing_names.contains(name) || self.env.missing_glob => Ty::Unknown,
             None => {
                 let pool = self.env.ctor_index.keys().map(|k| &**k);
                 let candidates = near_misses(name, pool);
@@ -734,6 +738,18 @@ impl<'a> Infer<'a> {
 
     fn project(&mut self, base: ExprId, field: &Name, span: Span) -> Ty {
         if let ExprKind::Ctor(alias) = &self.arena.expr(base).kind {
+            // `M.x` through a module alias: a value or constructor the module exports.
+            if let Some(&module) = self.env.module_aliases.get(alias.as_str()) {
+                if module == super::imports::MISSING_MODULE {
+                    return Ty::Unknown;
+                }
+                let spelled = format!("{alias}.{}", field.text);
+                return if self.env.ctor_index.contains_key(spelled.as_str()) {
+                    self.ctor_value(&spelled, span, None)
+                } else {
+                    self.var(&spelled, span)
+                };
+            }
             if !self.env.ctor_index.contains_key(alias.as_str()) {
                 self.diags
                     .push(<TypeDiag as super::errors::LoweringDiags>::unknown_module(
@@ -979,27 +995,31 @@ impl<'a> Infer<'a> {
                 }
             }
             PatKind::Ctor { path, args } => {
-                if path.qualifier.is_some() {
+                let Some(spelled) = self.env.ctor_spelled(path) else {
                     let q = path
                         .qualifier
                         .as_ref()
                         .map(|q| q.text.clone())
                         .unwrap_or_default();
-                    self.diags
-                        .push(<TypeDiag as super::errors::LoweringDiags>::unknown_module(
-                            &q, span,
-                        ));
+                    if !self.env.is_missing_module(&q) {
+                        self.diags.push(
+                            <TypeDiag as super::errors::LoweringDiags>::unknown_module(&q, span),
+                        );
+                    }
                     for a in args {
                         self.check_pat(*a, &Ty::Unknown);
                     }
                     return;
-                }
-                let Some(id) = self.resolve_ctor(&path.name.text, Some(expected)) else {
-                    let pool = self.env.ctor_index.keys().map(|k| &**k);
-                    let candidates = near_misses(&path.name.text, pool);
-                    let mut d = Diag::unknown_name(&path.name.text, candidates, path.name.span);
-                    d.code = Code::UnknownConstructor;
-                    self.diags.push(d);
+                };
+                let Some(id) = self.resolve_ctor(&spelled, Some(expected)) else {
+                    if !self.env.missing_names.contains(spelled.as_str()) && !self.env.missing_glob
+                    {
+                        let pool = self.env.ctor_index.keys().map(|k| &**k);
+                        let candidates = near_misses(&path.name.text, pool);
+                        let mut d = Diag::unknown_name(&path.name.text, candidates, path.name.span);
+                        d.code = Code::UnknownConstructor;
+                        self.diags.push(d);
+                    }
                     for a in args {
                         self.check_pat(*a, &Ty::Unknown);
                     }

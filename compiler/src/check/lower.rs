@@ -57,21 +57,38 @@ impl<'e, 'u> Lowering<'e, 'u> {
         match &node.kind {
             TypeKind::Error => Ty::Unknown,
             TypeKind::Name(n) => {
-                if self.env.type_arity(n) == Some(0) && !self.vars.iter().any(|(v, _)| &**v == n) {
-                    Ty::con(n)
+                let declared = self
+                    .env
+                    .type_aliases
+                    .get(n.as_str())
+                    .map_or(n.as_str(), |d| d);
+                if self.env.missing_names.contains(n.as_str()) {
+                    return Ty::Unknown;
+                }
+                if self.env.type_arity(declared) == Some(0)
+                    && !self.vars.iter().any(|(v, _)| &**v == n)
+                {
+                    Ty::con(declared)
                 } else {
                     self.var(n)
                 }
             }
             TypeKind::Con(path) => {
-                if let Some(q) = &path.qualifier {
-                    self.diags
-                        .push(TypeDiag::unknown_module(&q.text, node.span));
+                let Some(declared) = self.env.type_spelled(path) else {
+                    let q = path.qualifier.as_ref().map_or("", |q| q.text.as_str());
+                    if !self.env.is_missing_module(q) {
+                        self.diags.push(TypeDiag::unknown_module(q, node.span));
+                    }
+                    return Ty::Unknown;
+                };
+                let name = &path.name.text;
+                if self.env.missing_names.contains(&declared)
+                    || (self.env.missing_glob && self.env.type_arity(&declared).is_none())
+                {
                     return Ty::Unknown;
                 }
-                let name = &path.name.text;
-                match self.env.type_arity(name) {
-                    Some(_) => Ty::con(name),
+                match self.env.type_arity(&declared) {
+                    Some(_) => Ty::con(&declared),
                     None => {
                         self.diags.push(TypeDiag::unknown_type(
                             name,
@@ -123,19 +140,15 @@ impl<'e, 'u> Lowering<'e, 'u> {
 
     /// `C t1 .. tn`; a multi-parameter class may also be written `C (t1, .., tn)`.
     pub fn constraint(&mut self, arena: &Arena, c: &Constraint) -> Option<Pred> {
-        let name = &c.class.name.text;
-        if c.class.qualifier.is_some() {
-            self.diags.push(TypeDiag::unknown_module(
-                &c.class
-                    .qualifier
-                    .as_ref()
-                    .map(|q| q.text.clone())
-                    .unwrap_or_default(),
-                c.span,
-            ));
+        let Some(declared) = self.env.class_spelled(&c.class) else {
+            let q = c.class.qualifier.as_ref().map_or("", |q| q.text.as_str());
+            if !self.env.is_missing_module(q) {
+                self.diags.push(TypeDiag::unknown_module(q, c.span));
+            }
             return None;
-        }
-        let Some(class) = self.env.classes.get(name.as_str()) else {
+        };
+        let name = &c.class.name.text;
+        let Some(class) = self.env.classes.get(&declared) else {
             self.diags.push(TypeDiag::unknown_class(
                 name,
                 self.env.class_names_like(name),
@@ -160,6 +173,6 @@ impl<'e, 'u> Lowering<'e, 'u> {
             ));
             return None;
         }
-        Some(Pred::new(name, args))
+        Some(Pred::new(&declared, args))
     }
 }

@@ -5,6 +5,7 @@ mod cascade;
 pub mod env;
 pub mod errors;
 mod exhaustive;
+pub mod imports;
 pub mod infer;
 pub mod item;
 pub mod lower;
