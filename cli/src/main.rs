@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod playground;
 mod render;
 mod stack;
 
@@ -25,12 +26,15 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Serve the browser playground (built by playground/build.sh) on localhost.
+    Playground(playground::PlaygroundArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Playground(args) => playground::run(&args),
     });
     status.into()
 }

@@ -1,0 +1,101 @@
+//! One playground document over one salsa database. Each edit replaces the text input, and
+//! salsa re-runs only the queries whose inputs changed.
+
+use rex_compiler::db::{file_holes, types_at, Database, SourceFile};
+use rex_compiler::Diagnostic;
+use salsa::Setter;
+
+use crate::positions::Positions;
+use crate::report::{Analysis, Hover, JsonBinding, JsonDiagnostic, JsonHole};
+
+/// The document's name in diagnostics and in `rex.*` command URIs.
+pub const DOCUMENT_URI: &str = "file:///playground.rex";
+
+pub struct Session {
+    db: Database,
+    file: SourceFile,
+    positions: Positions,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let db = Database::new();
+        let file = db.add_file(DOCUMENT_URI, String::new());
+        Session {
+            db,
+            file,
+            positions: Positions::new(""),
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        self.positions.text()
+    }
+
+    /// Replaces the document's text; unchanged text keeps every cached result.
+    pub fn set_text(&mut self, text: &str) {
+        if text == self.text() {
+            return;
+        }
+        self.file.set_text(&mut self.db).to(text.to_string());
+        self.positions = Positions::new(text);
+    }
+
+    pub fn analyze(&self) -> Analysis {
+        Analysis {
+            diagnostics: self
+                .db
+                .diagnostics(self.file)
+                .iter()
+                .map(|d| self.diagnostic(d))
+                .collect(),
+            holes: file_holes(&self.db, self.db.prelude(), self.file)
+                .iter()
+                .map(|h| JsonHole {
+                    name: match &h.name {
+                        Some(name) => format!("?{name}"),
+                        None => "?".to_string(),
+                    },
+                    range: self.positions.range(h.span),
+                    expected_type: h.expected_type.clone(),
+                    context: h
+                        .context
+                        .iter()
+                        .map(|(name, ty)| JsonBinding {
+                            name: name.clone(),
+                            ty: ty.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The types of the smallest expression at a position, if any.
+    pub fn hover(&self, line: u32, character: u32) -> Option<Hover> {
+        let offset = self.positions.offset(line, character);
+        let at = types_at(&self.db, self.file, offset)?;
+        Some(Hover {
+            range: self.positions.range(at.span),
+            inferred_type: at.inferred,
+            expected_type: at.expected,
+        })
+    }
+
+    fn diagnostic(&self, d: &Diagnostic) -> JsonDiagnostic {
+        JsonDiagnostic {
+            code: d.code.as_str(),
+            severity: d.severity.as_str(),
+            category: d.category.as_str(),
+            message: d.message.clone(),
+            range: self.positions.range(d.span),
+            notes: d.notes.clone(),
+        }
+    }
+}

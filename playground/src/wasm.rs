@@ -1,0 +1,51 @@
+//! The JavaScript face of [`Session`]: every result is a JSON string, so the worker passes
+//! it on with one `JSON.parse` and the contract stays the serde structs of `report`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::session::Session;
+
+#[wasm_bindgen]
+pub struct Playground {
+    session: Session,
+}
+
+impl Default for Playground {
+    fn default() -> Self {
+        Playground::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Playground {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Playground {
+        Playground {
+            session: Session::new(),
+        }
+    }
+
+    /// Replaces the document text.
+    #[wasm_bindgen(js_name = setText)]
+    pub fn set_text(&mut self, text: &str) {
+        self.session.set_text(text);
+    }
+
+    /// `{diagnostics, holes}` for the current text.
+    pub fn analyze(&self) -> String {
+        to_json(&self.session.analyze())
+    }
+
+    /// `null` or `{range, inferredType, expectedType}` at a 0-based line/UTF-16 position.
+    pub fn hover(&self, line: u32, character: u32) -> String {
+        to_json(&self.session.hover(line, character))
+    }
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    // The report types hold only strings, numbers and lists, which always serialise.
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        serde_json::json!({ "error": format!("cannot encode the result: {e}") }).to_string()
+    })
+}

@@ -1,0 +1,50 @@
+//! The playground session as the worker drives it: text in, JSON-shaped results out, and
+//! edits answered from the same database.
+
+use rex_playground::Session;
+
+const WITH_TYPO_AND_HOLE: &str = "fn double : i32 -> i32 = \\n -> n * 2\n\
+let name = \"λ\" in\n\
+let total : i32 = {- 𝔸 -} dobule ? in\n\
+total\n";
+
+#[test]
+fn analysis_reports_diagnostics_and_holes_with_utf16_ranges() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    insta::assert_json_snapshot!(session.analyze());
+}
+
+#[test]
+fn hover_gives_the_type_at_a_position() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    // `total` on the last line.
+    insta::assert_json_snapshot!(session.hover(3, 2));
+    assert!(session.hover(99, 0).is_none(), "past the end");
+}
+
+#[test]
+fn an_edit_replaces_the_previous_analysis() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    assert_eq!(session.analyze().holes.len(), 1);
+    session.set_text(&WITH_TYPO_AND_HOLE.replace("dobule ?", "double 4"));
+    let after = session.analyze();
+    assert!(after.holes.is_empty());
+    assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
+}
+
+#[test]
+fn hostile_text_gives_diagnostics_not_a_crash() {
+    let mut session = Session::new();
+    for text in [
+        "(".repeat(50_000),
+        "\"unterminated".to_string(),
+        "{- open comment".to_string(),
+        "\u{feff}\0\u{1F600}".to_string(),
+    ] {
+        session.set_text(&text);
+        assert!(!session.analyze().diagnostics.is_empty(), "{text:.20}");
+    }
+}
