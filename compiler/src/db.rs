@@ -41,14 +41,18 @@ pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
     parse_text(file.text(db))
 }
 
-/// One item's syntax (item-relative spans): equal after edits elsewhere, so queries that
-/// read it are reused.
+/// One item's syntax, position-free: its `offset` is zeroed, so the value compares equal
+/// after an edit elsewhere in the file moves the item, and the queries that read it (above
+/// all `item_types`) are reused. Everything inside an item is item-relative already; to
+/// make a span absolute, use the item from `parse`.
 #[salsa::tracked(returns(ref))]
 pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Option<Item> {
-    parse(db, key.file(db))
+    let mut item = parse(db, key.file(db))
         .items
         .get(key.index(db) as usize)
-        .cloned()
+        .cloned()?;
+    item.offset = 0;
+    Some(item)
 }
 
 /// The environment of declarations (prelude + file), built from signatures alone.

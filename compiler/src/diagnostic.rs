@@ -138,8 +138,15 @@ impl Code {
     }
 }
 
-/// Structured facts about a diagnostic, for tools.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Structured facts about a diagnostic, for tools. Serialised as an object tagged by
+/// `kind` (`{"kind": "typeMismatch", "expected": "i32", "found": "string"}`), field names in
+/// camelCase; spans are byte offsets, which front ends convert to their own positions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum DiagnosticData {
     None,
     /// The parser met `found` where one of `expected` (token descriptions) could stand.
@@ -182,6 +189,7 @@ pub enum DiagnosticData {
     },
     FieldNotAvailable {
         field: String,
+        #[serde(rename = "type")]
         ty: String,
     },
     ConstructorArity {

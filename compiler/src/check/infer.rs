@@ -46,6 +46,9 @@ pub struct Infer<'a> {
     pub givens: Vec<Pred>,
     pub diags: Vec<TypeDiag>,
     pub holes: Vec<HoleSite>,
+    /// Roots of the type variables a reported mismatch involved: constraints that later
+    /// fail on them are echoes of that mismatch (see `cascade.rs`).
+    pub conflicted: Vec<crate::types::TyVar>,
 }
 
 impl<'a> Infer<'a> {
@@ -63,6 +66,7 @@ impl<'a> Infer<'a> {
             givens: Vec::new(),
             diags: Vec::new(),
             holes: Vec::new(),
+            conflicted: Vec::new(),
         }
     }
 
@@ -101,6 +105,7 @@ impl<'a> Infer<'a> {
                     UnifyError::Mismatch => Diag::mismatch(exp, fnd, span),
                     UnifyError::Occurs => Diag::infinite(exp, fnd, span),
                 });
+                self.note_conflict(expected, found);
                 false
             }
         }
@@ -167,6 +172,11 @@ impl<'a> Infer<'a> {
                 }
             }
             ExprKind::Dict(fields) => self.dict(e, fields, Some(expected)),
+            ExprKind::App(..) | ExprKind::Binary { .. } => {
+                let t = self.application(e, Some(expected));
+                self.expect(e, &t, expected);
+                t
+            }
             _ => {
                 let t = self.infer(e);
                 self.expect(e, &t, expected);
@@ -191,19 +201,7 @@ impl<'a> Infer<'a> {
             ExprKind::Ctor(name) => self.ctor_value(name, span, None),
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
-            ExprKind::App(f, a) => {
-                let tf = self.infer(*f);
-                self.apply(*f, tf, *a)
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let tf = if op.text == "::" {
-                    self.ctor_value("Cons", op.span, None)
-                } else {
-                    self.var(&op.text, op.span)
-                };
-                let partial = self.apply_args(tf, *lhs, op.span);
-                self.apply_args(partial, *rhs, op.span)
-            }
+            ExprKind::App(..) | ExprKind::Binary { .. } => self.application(e, None),
             ExprKind::Negate(x) => {
                 let tf = self.var("negate", span);
                 self.apply_args(tf, *x, span)
@@ -247,11 +245,6 @@ impl<'a> Infer<'a> {
         };
         self.expr_types[e.index()] = t.clone();
         t
-    }
-
-    fn apply(&mut self, f: ExprId, tf: Ty, a: ExprId) -> Ty {
-        let span = self.span(f);
-        self.apply_args(tf, a, span)
     }
 
     /// Applies a function of type `tf` to argument `a`, checking `a` against the parameter.
@@ -391,7 +384,7 @@ impl<'a> Infer<'a> {
             .copied()
     }
 
-    fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
+    pub(super) fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
         match self.resolve_ctor(name, result) {
             Some(id) => {
                 let sc = self.env.ctors[id].scheme.clone();
@@ -505,12 +498,26 @@ impl<'a> Infer<'a> {
             for (b, t) in bindings.iter().zip(&tys) {
                 self.check(b.value, t);
             }
+            // Every binding of the group is generalised over the group's constraints (they
+            // share their variables); what no binding took stays wanted.
+            let group: Vec<Wanted> = self.wanted.drain(wanted_mark..).collect();
+            let mut kept: Option<Vec<Wanted>> = None;
             let bound: Vec<Local> = self.locals.drain(start..).collect();
             for mut local in bound {
                 let mono = local.scheme.ty.clone();
+                self.wanted.extend(group.iter().cloned());
                 local.scheme = self.generalize(&mono, wanted_mark);
+                let left: Vec<Wanted> = self.wanted.drain(wanted_mark..).collect();
+                kept = Some(match kept {
+                    None => left,
+                    Some(prev) => prev
+                        .into_iter()
+                        .filter(|w| left.iter().any(|l| l.pred == w.pred && l.span == w.span))
+                        .collect(),
+                });
                 self.locals.push(local);
             }
+            self.wanted.extend(kept.unwrap_or(group));
             return;
         }
         for b in bindings {

@@ -1,5 +1,7 @@
 //! Name resolution and bidirectional type inference with marks.
 
+mod apply;
+mod cascade;
 pub mod env;
 pub mod errors;
 pub mod infer;
