@@ -5,7 +5,8 @@ use rex_playground::Session;
 
 const WITH_TYPO_AND_HOLE: &str = "fn double : i32 -> i32 = \\n -> n * 2\n\
 let name = \"λ\" in\n\
-let total : i32 = {- 𝔸 -} dobule ? in\n\
+let total : i32 = {- 𝔸 -} dobule 2 in\n\
+let label : string = {- 𝔸 -} ? in\n\
 total\n";
 
 #[test]
@@ -20,7 +21,7 @@ fn hover_gives_the_type_at_a_position() {
     let mut session = Session::new();
     session.set_text(WITH_TYPO_AND_HOLE);
     // `total` on the last line.
-    insta::assert_json_snapshot!(session.hover(3, 2));
+    insta::assert_json_snapshot!(session.hover(4, 2));
     assert!(session.hover(99, 0).is_none(), "past the end");
 }
 
@@ -29,7 +30,10 @@ fn an_edit_replaces_the_previous_analysis() {
     let mut session = Session::new();
     session.set_text(WITH_TYPO_AND_HOLE);
     assert_eq!(session.analyze().holes.len(), 1);
-    session.set_text(&WITH_TYPO_AND_HOLE.replace("dobule ?", "double 4"));
+    let fixed = WITH_TYPO_AND_HOLE
+        .replace("dobule", "double")
+        .replace('?', "name");
+    session.set_text(&fixed);
     let after = session.analyze();
     assert!(after.holes.is_empty());
     assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
