@@ -3,7 +3,9 @@
 
 use rex_compiler::db::{file_holes, types_at, Database, SourceFile};
 use rex_compiler::Diagnostic;
+use rex_ide::commands;
 use salsa::Setter;
+use serde_json::Value;
 
 use crate::positions::Positions;
 use crate::report::{Analysis, Hover, JsonBinding, JsonDiagnostic, JsonHole};
@@ -86,6 +88,20 @@ impl Session {
             inferred_type: at.inferred,
             expected_type: at.expected,
         })
+    }
+
+    /// Runs one of the `rex.*` semantic-assist commands (reference/LLMS.md: expected types,
+    /// candidates, the semantic loop step, quick fixes, bulk repair) on the document. The
+    /// arguments name the document by [`DOCUMENT_URI`]; results are the contract's JSON.
+    /// Commands never change the text: the page applies the edits they return.
+    pub fn execute(&mut self, command: &str, args: &Value) -> Result<Value, String> {
+        let uri = commands::document_uri(args).map_err(|e| e.to_string())?;
+        if uri != DOCUMENT_URI {
+            return Err(format!(
+                "unknown document `{uri}`: the playground's document is `{DOCUMENT_URI}`"
+            ));
+        }
+        commands::execute(&mut self.db, self.file, command, args).map_err(|e| e.to_string())
     }
 
     fn diagnostic(&self, d: &Diagnostic) -> JsonDiagnostic {

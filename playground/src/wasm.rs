@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::session::Session;
+use crate::session::{Session, DOCUMENT_URI};
 
 #[wasm_bindgen]
 pub struct Playground {
@@ -40,6 +40,23 @@ impl Playground {
     /// `null` or `{range, inferredType, expectedType}` at a 0-based line/UTF-16 position.
     pub fn hover(&self, line: u32, character: u32) -> String {
         to_json(&self.session.hover(line, character))
+    }
+
+    /// The URI that `rex.*` command arguments name the document by.
+    #[wasm_bindgen(js_name = documentUri)]
+    pub fn document_uri(&self) -> String {
+        DOCUMENT_URI.to_string()
+    }
+
+    /// Runs a `rex.*` command with JSON arguments: `{"result": ...}` or `{"error": "..."}`.
+    pub fn execute(&mut self, command: &str, args: &str) -> String {
+        let outcome = serde_json::from_str(args)
+            .map_err(|e| format!("the arguments are not JSON: {e}"))
+            .and_then(|args| self.session.execute(command, &args));
+        match outcome {
+            Ok(result) => to_json(&serde_json::json!({ "result": result })),
+            Err(error) => to_json(&serde_json::json!({ "error": error })),
+        }
     }
 }
 

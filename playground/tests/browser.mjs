@@ -102,6 +102,44 @@ const tests = [
     await shot('holes-panel');
   }],
 
+  ['a hole is filled with its first candidate', async ({ page, url, shot }) => {
+    await open(page, url);
+    await page.selectOption('#examples', 'ph');
+    await analysed(page);
+    await page.click('nav [data-panel=holes]');
+    await page.locator('#holes .list li').first().click();
+    const first = page.locator('#hole-detail button.candidate').first();
+    await first.waitFor();
+    const candidate = await first.textContent();
+    expect(candidate === 'qc_label_from_sensor sensor_reading', `first candidate: ${candidate}`);
+    await shot('hole-candidates');
+    await first.click();
+    await analysed(page);
+    const text = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(text.includes('let qc_label : Result string string = qc_label_from_sensor sensor_reading in'),
+      `filled: ${text}`);
+    expect((await page.locator('#hole-count').textContent()) === '0', 'no hole left');
+    expect((await page.locator('#problem-count').textContent()) === '0', 'no problem');
+    await shot('hole-filled');
+  }],
+
+  ['the quick-fix menu repairs a misspelled name', async ({ page, url, shot }) => {
+    await open(page, url);
+    const text = 'fn double : i32 -> i32 = \\n -> n * 2\n\nlet total = dobule 21 in\ntotal\n';
+    await typeProgram(page, text);
+    await page.evaluate((at) => window.rexPlayground.view.dispatch({ selection: { anchor: at } }),
+      text.indexOf('dobule') + 2);
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('#menu button', { hasText: 'double' }).first();
+    await fix.waitFor();
+    await shot('quick-fix-menu');
+    await fix.click();
+    await analysed(page);
+    const fixed = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(fixed.includes('let total = double 21 in'), `fixed: ${fixed}`);
+    expect((await page.locator('#problem-count').textContent()) === '0', 'no problem');
+  }],
+
   ['the examples menu loads an example and the URL keeps it', async ({ page, url, shot }) => {
     await open(page, url);
     await page.selectOption('#examples', 'mk');

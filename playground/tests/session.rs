@@ -52,3 +52,32 @@ fn hostile_text_gives_diagnostics_not_a_crash() {
         assert!(!session.analyze().diagnostics.is_empty(), "{text:.20}");
     }
 }
+
+#[test]
+fn semantic_commands_run_on_the_document() {
+    let mut session = Session::new();
+    session.set_text(
+        "fn mk : i32 -> string = \\n -> \"value\"\nlet x = 1 in\nlet y : string = ? in\ny\n",
+    );
+    let at_hole = serde_json::json!({ "uri": rex_playground::session::DOCUMENT_URI, "line": 2, "character": 17 });
+    let step = session
+        .execute("rex.semanticLoopStep", &at_hole)
+        .expect("the step runs");
+    let fills: Vec<&str> = step["holeFillCandidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["replacement"].as_str())
+        .collect();
+    assert_eq!(fills.first(), Some(&"mk x"), "{fills:?}");
+
+    let elsewhere = serde_json::json!({ "uri": "file:///other.rex", "line": 0, "character": 0 });
+    let err = session
+        .execute("rex.semanticLoopStep", &elsewhere)
+        .expect_err("one document only");
+    assert!(err.contains("unknown document"), "{err}");
+    let err = session
+        .execute("rex.noSuchCommand", &at_hole)
+        .expect_err("unknown command");
+    assert!(err.contains("unknown command"), "{err}");
+}

@@ -11,6 +11,7 @@ import { encodeProgram, decodeProgram } from './url-state.js';
 import { AnalysisClient } from './analysis-client.js';
 import { toOffset, toPosition } from './positions.js';
 import { renderHoles, renderProblems, selectPanel, showStatus } from './panels.js';
+import { openMenu } from './menu.js';
 
 // Keystroke-to-diagnostics latencies in ms, newest last (read by the browser tests).
 const timings = [];
@@ -131,8 +132,63 @@ async function runProgram() {
   }
 }
 
+// The quick-fix menu at the cursor: the fixes of the semantic loop step there, best first,
+// and a bulk repair that applies the best fixes one after another.
 async function openQuickFixes() {
-  showStatus('quick fixes are not available in this build yet');
+  const doc = view.state.doc;
+  const head = view.state.selection.main.head;
+  const at = toPosition(doc, head);
+  let fixes;
+  try {
+    fixes = await client.request('quickFixes', at);
+  } catch (e) {
+    showStatus(e.message);
+    return;
+  }
+  const entries = fixes.map((fix) => ({ label: fix.title, run: () => applyWorkspaceEdit(fix.edit) }));
+  entries.push(
+    { label: 'Repair: apply the safe fixes around here', run: () => repair(at, 'conservative') },
+    { label: 'Repair: also fill holes', run: () => repair(at, 'aggressive') },
+  );
+  const coords = view.coordsAtPos(head) ?? { left: 40, bottom: 80 };
+  openMenu(entries, { x: coords.left, y: coords.bottom + 4 }, fixes.length ? null : 'No quick fix here.');
+}
+
+function applyWorkspaceEdit(edit) {
+  const doc = view.state.doc;
+  const edits = Object.values(edit?.changes ?? {}).flat();
+  view.dispatch({
+    changes: edits.map((e) => ({
+      from: toOffset(doc, e.range.start), to: toOffset(doc, e.range.end), insert: e.newText,
+    })),
+  });
+  view.focus();
+}
+
+async function repair(at, strategy) {
+  let result;
+  try {
+    result = await client.request('repair', { ...at, strategy });
+  } catch (e) {
+    showStatus(e.message);
+    return;
+  }
+  replaceChangedPart(result.updatedText);
+  showStatus(`repair applied ${result.appliedCount} fix(es): ${result.stoppedReasonDetail || result.stoppedReason}`);
+  view.focus();
+}
+
+// Replaces only the part of the text that differs, so the cursor and the undo history stay
+// meaningful.
+function replaceChangedPart(text) {
+  const old = view.state.doc.toString();
+  let start = 0;
+  while (start < old.length && start < text.length && old[start] === text[start]) start++;
+  let end = 0;
+  while (end < old.length - start && end < text.length - start &&
+    old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
+  if (start === old.length && start === text.length) return;
+  view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } });
 }
 
 // --- the program in the URL -------------------------------------------------------------

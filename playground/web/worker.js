@@ -21,11 +21,36 @@ function analyzeLatest(playground) {
   });
 }
 
+// Runs a `rex.*` command of the semantic-assist contract: `{result}` or `{error}`.
+function execute(playground, command, args) {
+  return JSON.parse(playground.execute(command, JSON.stringify({ uri: playground.documentUri(), ...args })));
+}
+
+// The semantic loop step at a position, or the error that prevented it.
+function step(playground, msg) {
+  return execute(playground, 'rex.semanticLoopStep', { line: msg.line, character: msg.character });
+}
+
 // A request asks the Playground something about the current text: `{result}` or `{error}`.
 function answer(playground, msg) {
   switch (msg.kind) {
     case 'hover':
       return { result: JSON.parse(playground.hover(msg.line, msg.character)) };
+    case 'holeCandidates': {
+      const { result, error } = step(playground, msg);
+      if (error) return { error };
+      return {
+        result: result.holeFillCandidates.map((c) => ({ replacement: c.replacement, detail: c.name })),
+      };
+    }
+    case 'quickFixes': {
+      const { result, error } = step(playground, msg);
+      return error ? { error } : { result: result.quickFixes };
+    }
+    case 'repair':
+      return execute(playground, 'rex.semanticLoopApplyBestQuickFixesAt', {
+        line: msg.line, character: msg.character, strategy: msg.strategy, dryRun: false,
+      });
     default:
       return { error: `this build cannot answer \`${msg.kind}\` yet` };
   }
