@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod lsp;
 mod playground;
 mod render;
 mod stack;
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run the language server (LSP over stdin/stdout).
+    Lsp(lsp::LspArgs),
     /// Serve the browser playground (built by playground/build.sh) on localhost.
     Playground(playground::PlaygroundArgs),
 }
@@ -34,6 +37,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Lsp(args) => lsp::run(&args),
         Command::Playground(args) => playground::run(&args),
     });
     status.into()

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::context::{show, Context};
-use crate::fit::{arrows, is_uninformative, Fit};
+use crate::fit::{arrows, is_bare_variable, is_uninformative, Fit};
 use crate::limits::MAX_CANDIDATES;
 use crate::search::callees;
 
@@ -31,7 +31,7 @@ pub fn accepting_items(ctx: &Context<'_>) -> Vec<String> {
     }
     let mut fit = Fit::new();
     let inferred = fit.import(inferred);
-    let mut ranked: Vec<(usize, bool, bool, usize, String)> = Vec::new();
+    let mut ranked: Vec<(usize, bool, bool, bool, usize, String)> = Vec::new();
     for (i, c) in callees(ctx).iter().enumerate() {
         let t = fit.instantiate(&c.scheme);
         let (params, _) = arrows(&t);
@@ -39,12 +39,22 @@ pub fn accepting_items(ctx: &Context<'_>) -> Vec<String> {
             continue;
         };
         let exact = fit.same(&params[pos], &inferred);
-        ranked.push((pos.min(1), !exact, !c.source.is_user(), i, c.signature()));
+        // A bare type variable accepts anything; such functions come after those whose
+        // parameter says something about the value.
+        let bare = is_bare_variable(&params[pos]);
+        ranked.push((
+            pos.min(1),
+            bare,
+            !exact,
+            !c.source.is_user(),
+            i,
+            c.signature(),
+        ));
     }
     ranked.sort();
     ranked
         .into_iter()
-        .map(|r| r.4)
+        .map(|r| r.5)
         .take(MAX_CANDIDATES)
         .collect()
 }

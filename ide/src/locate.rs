@@ -120,26 +120,18 @@ impl<'db> Located<'db> {
     }
 }
 
-/// The smallest expression containing `rel`; failing that, the smallest one ending there (a
-/// cursor just after a token). Children come before parents in the arena, so the first of
-/// equal spans is the innermost.
+/// The smallest expression at `rel`: of those whose span touches it (contains it, or ends
+/// right there: a cursor just after a token), the shortest, preferring one that contains it
+/// on a tie. Children come before parents in the arena, so the first of equal spans is the
+/// innermost.
 pub fn smallest_expr_at(item: &Item, rel: usize) -> Option<ExprId> {
-    let pick = |touch: bool| {
-        item.arena
-            .exprs
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| {
-                if touch {
-                    e.span.touches(rel)
-                } else {
-                    e.span.contains(rel)
-                }
-            })
-            .min_by_key(|(i, e)| (e.span.len(), *i))
-            .map(|(i, _)| ExprId(i as u32))
-    };
-    pick(false).or_else(|| pick(true))
+    item.arena
+        .exprs
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.span.touches(rel))
+        .min_by_key(|(i, e)| (e.span.len(), !e.span.contains(rel), *i))
+        .map(|(i, _)| ExprId(i as u32))
 }
 
 /// The parent of every expression of an item (None for roots).

@@ -104,3 +104,24 @@ fn positions_past_the_end_are_clamped_not_errors() {
         );
     }
 }
+
+/// The contract of every command, on the pH program at its hole (the positional form was
+/// shown above to give the same JSON).
+#[test]
+fn contract_snapshots() {
+    for command in COMMANDS {
+        let mut f = fixture(PH_PROGRAM);
+        let mut args = json!({"uri": URI, "line": f.pos.line, "character": f.pos.character});
+        if command.ends_with("ApplyQuickFixAt") {
+            let step = execute(&mut f.db, f.file, "rex.semanticLoopStep", &args).expect("step");
+            args["id"] = step["quickFixes"][0]["id"].clone();
+        }
+        if command.ends_with("ApplyBestQuickFixesAt") {
+            args["strategy"] = json!("aggressive");
+            args["dryRun"] = json!(true);
+        }
+        let out = execute(&mut f.db, f.file, command, &args).expect("answer");
+        let name = command.trim_start_matches("rex.");
+        insta::assert_snapshot!(name, serde_json::to_string_pretty(&out).expect("json"));
+    }
+}

@@ -24,39 +24,45 @@ pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
     let Some(item) = doc.item(index) else {
         return;
     };
-    if expr_with_span(item, d.span.shift(-(item.offset as i64))).is_none() {
-        return;
-    }
-    // The constraint's class is its first word (`Integral 'a`).
-    let Some(class) = constraint.split_whitespace().next() else {
+    let Some(e) = expr_with_span(item, d.span.shift(-(item.offset as i64))) else {
         return;
     };
+    let Some(ty) = doc.item_types(index).expr_types.get(e.index()) else {
+        return;
+    };
+    if ty.contains_unknown() {
+        return;
+    }
+    // The constraint's class is its first word (`Integral 'a`); its instances on plain
+    // types are the candidates, after the types defaulting prefers.
+    let class = constraint.split_whitespace().next().unwrap_or_default();
     let env = program_env(doc.db, doc.db.prelude(), doc.file);
-    let mut types: Vec<String> = env
-        .instances
-        .iter()
-        .filter(|i| &*i.class == class && i.vars == 0)
-        .filter_map(|i| match i.head.as_slice() {
-            [t @ Ty::Con(_)] => Some(t.to_string()),
-            _ => None,
-        })
-        .collect();
-    types.sort_by_key(|t| {
-        PREFERRED
-            .iter()
-            .position(|p| p == t)
-            .unwrap_or(PREFERRED.len())
-    });
-    types.dedup();
+    let mut candidates: Vec<Ty> = PREFERRED.iter().map(|p| Ty::con(p)).collect();
+    for i in &env.instances {
+        if &*i.class == class && i.vars == 0 {
+            if let [t @ Ty::Con(_)] = i.head.as_slice() {
+                if !candidates.contains(t) {
+                    candidates.push(t.clone());
+                }
+            }
+        }
+    }
     let inner = atom(slice(doc, d.span));
     let mut offered = 0;
-    for t in types.into_iter().take(MAX_ANNOTATION_TYPES) {
-        let text = format!("({inner} is {t})");
+    for t in candidates.into_iter().take(MAX_ANNOTATION_TYPES) {
+        // Every variable the expression's type still has becomes `t`.
+        let annotated = ty.map(&mut |x| matches!(x, Ty::Var(_)).then(|| t.clone()));
+        // `is` takes an atomic type: a function type needs its parentheses.
+        let written = match annotated {
+            Ty::Fun(..) => format!("({annotated})"),
+            _ => annotated.to_string(),
+        };
+        let text = format!("({inner} is {written})");
         let edit = vec![Replace::new(d.span, text)];
         if improves(doc, index, &edit, true) {
             out.push(Fix::new(
                 FixKind::Annotate,
-                format!("Annotate as `{t}`"),
+                format!("Annotate as `{annotated}`"),
                 edit,
             ));
             offered += 1;
