@@ -50,10 +50,32 @@ pub struct Analysis {
     pub holes: Vec<JsonHole>,
 }
 
+/// What is under the pointer (rex-ide's hover): `code` is one line of Rex (`name : type`
+/// or a type), `notes` further lines such as a hole's context.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hover {
     pub range: JsonRange,
-    pub inferred_type: String,
+    pub code: String,
     pub expected_type: Option<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonCompletionItem {
+    pub label: String,
+    /// `local`, `function`, `method`, `constructor`, `field` or `keyword`.
+    pub kind: &'static str,
+    pub detail: Option<String>,
+}
+
+/// Completions at a position (rex-ide's), best first; `range` is the text a choice replaces.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Completions {
+    pub range: JsonRange,
+    pub expected_type: Option<String>,
+    pub items: Vec<JsonCompletionItem>,
+    pub is_incomplete: bool,
 }

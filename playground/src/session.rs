@@ -1,14 +1,17 @@
 //! One playground document over one salsa database. Each edit replaces the text input, and
 //! salsa re-runs only the queries whose inputs changed.
 
-use rex_compiler::db::{file_holes, types_at, Database, SourceFile};
+use rex_compiler::db::{file_holes, Database, SourceFile};
 use rex_compiler::Diagnostic;
-use rex_ide::commands;
+use rex_ide::completion::{completion, CompletionKind};
+use rex_ide::{commands, hover};
 use salsa::Setter;
 use serde_json::Value;
 
 use crate::positions::Positions;
-use crate::report::{Analysis, Hover, JsonBinding, JsonDiagnostic, JsonHole};
+use crate::report::{
+    Analysis, Completions, Hover, JsonBinding, JsonCompletionItem, JsonDiagnostic, JsonHole,
+};
 
 /// The document's name in diagnostics and in `rex.*` command URIs.
 pub const DOCUMENT_URI: &str = "file:///playground.rex";
@@ -79,15 +82,36 @@ impl Session {
         }
     }
 
-    /// The types of the smallest expression at a position, if any.
+    /// What is at a position and its type, if anything.
     pub fn hover(&self, line: u32, character: u32) -> Option<Hover> {
         let offset = self.positions.offset(line, character);
-        let at = types_at(&self.db, self.file, offset)?;
+        let found = hover::hover(&self.db, self.file, offset)?;
         Some(Hover {
-            range: self.positions.range(at.span),
-            inferred_type: at.inferred,
-            expected_type: at.expected,
+            range: self.positions.range(found.span),
+            code: found.code,
+            expected_type: found.expected_type,
+            notes: found.notes,
         })
+    }
+
+    /// Completions at a position, ranked by how well their types fit there.
+    pub fn completion(&self, line: u32, character: u32) -> Completions {
+        let offset = self.positions.offset(line, character);
+        let found = completion(&self.db, self.file, offset);
+        Completions {
+            range: self.positions.range(found.span),
+            expected_type: found.expected_type,
+            items: found
+                .items
+                .into_iter()
+                .map(|item| JsonCompletionItem {
+                    label: item.label,
+                    kind: kind_name(item.kind),
+                    detail: item.detail,
+                })
+                .collect(),
+            is_incomplete: found.is_incomplete,
+        }
     }
 
     /// Runs one of the `rex.*` semantic-assist commands (reference/LLMS.md: expected types,
@@ -113,5 +137,16 @@ impl Session {
             range: self.positions.range(d.span),
             notes: d.notes.clone(),
         }
+    }
+}
+
+fn kind_name(kind: CompletionKind) -> &'static str {
+    match kind {
+        CompletionKind::Local => "local",
+        CompletionKind::Function => "function",
+        CompletionKind::Method => "method",
+        CompletionKind::Constructor => "constructor",
+        CompletionKind::Field => "field",
+        CompletionKind::Keyword => "keyword",
     }
 }

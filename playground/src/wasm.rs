@@ -37,9 +37,14 @@ impl Playground {
         to_json(&self.session.analyze())
     }
 
-    /// `null` or `{range, inferredType, expectedType}` at a 0-based line/UTF-16 position.
+    /// `null` or `{range, code, expectedType, notes}` at a 0-based line/UTF-16 position.
     pub fn hover(&self, line: u32, character: u32) -> String {
         to_json(&self.session.hover(line, character))
+    }
+
+    /// `{range, expectedType, items: [{label, kind, detail}], isIncomplete}`, best first.
+    pub fn completion(&self, line: u32, character: u32) -> String {
+        to_json(&self.session.completion(line, character))
     }
 
     /// The URI that `rex.*` command arguments name the document by.

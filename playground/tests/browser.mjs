@@ -85,9 +85,24 @@ const tests = [
     await open(page, url);
     const text = 'fn double : i32 -> i32 = \\n -> n * 2\n\nlet total = double 21 in\ntotal\n';
     await typeProgram(page, text);
-    const tip = await hoverText(page, text.lastIndexOf('total') + 2);
-    expect(tip.includes('i32'), `hover: ${tip}`);
+    const tip = await hoverText(page, text.indexOf('total') + 2);
+    expect(tip.includes('total : i32'), `hover on the binding: ${tip}`);
     await shot('hover');
+  }],
+
+  ['completion offers what fits the expected type first', async ({ page, url, shot }) => {
+    await open(page, url);
+    await typeProgram(page, 'fn double : i32 -> i32 = \\n -> n * 2\nlet dozen = 12 in\nlet total : i32 = ');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('do');
+    const first = page.locator('.cm-tooltip-autocomplete li').first();
+    await first.waitFor();
+    const label = await first.textContent();
+    expect(label.startsWith('dozen'), `first completion: ${label}`);
+    await shot('completion');
+    await page.keyboard.press('Enter');
+    const text = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(text.endsWith('let total : i32 = dozen'), `completed: ${text}`);
   }],
 
   ['the holes panel lists the hole with its expected type', async ({ page, url, shot }) => {

@@ -26,6 +26,24 @@ fn hover_gives_the_type_at_a_position() {
 }
 
 #[test]
+fn hover_on_a_binding_gives_its_declared_type() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    // `name` where it is bound.
+    let hover = session.hover(1, 5).expect("a hover");
+    assert_eq!(hover.code, "name : string");
+}
+
+#[test]
+fn completion_ranks_what_fits_first() {
+    let mut session = Session::new();
+    session.set_text(
+        "fn double : i32 -> i32 = \\n -> n * 2\nlet dozen = 12 in\nlet total : i32 = do\n",
+    );
+    insta::assert_json_snapshot!(session.completion(2, 20));
+}
+
+#[test]
 fn an_edit_replaces_the_previous_analysis() {
     let mut session = Session::new();
     session.set_text(WITH_TYPO_AND_HOLE);

@@ -5,6 +5,7 @@ import { EditorView, basicSetup } from 'codemirror';
 import { keymap, hoverTooltip } from '@codemirror/view';
 import { Prec } from '@codemirror/state';
 import { setDiagnostics } from '@codemirror/lint';
+import { autocompletion } from '@codemirror/autocomplete';
 import { rexLanguage } from './rex-language.js';
 import { EXAMPLES } from './examples.js';
 import { encodeProgram, decodeProgram } from './url-state.js';
@@ -33,6 +34,7 @@ const view = new EditorView({
       { key: 'Mod-.', run: () => { openQuickFixes(); return true; } },
     ])),
     hoverTooltip(typeTooltip, { hoverTime: 300 }),
+    autocompletion({ override: [completions] }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) textChanged();
     }),
@@ -89,20 +91,46 @@ async function typeTooltip(view, pos) {
     create() {
       const dom = document.createElement('div');
       dom.className = 'rex-hover';
-      const line = (label, type) => {
+      const line = (className, text) => {
         const row = document.createElement('div');
-        const name = document.createElement('span');
-        name.className = 'label';
-        name.textContent = `${label}: `;
-        row.append(name, type);
+        row.className = className;
+        row.textContent = text;
         dom.append(row);
       };
-      line('type', hover.inferredType);
-      if (hover.expectedType && hover.expectedType !== hover.inferredType) {
-        line('expected', hover.expectedType);
-      }
+      line('code', hover.code);
+      if (hover.expectedType) line('label', `expected: ${hover.expectedType}`);
+      for (const note of hover.notes) line('label', note);
       return { dom };
     },
+  };
+}
+
+const COMPLETION_TYPES = {
+  local: 'variable', function: 'function', method: 'method', constructor: 'enum',
+  field: 'property', keyword: 'keyword',
+};
+
+// Completion from the compiler, in its order (best type fit first): CodeMirror neither
+// filters nor re-sorts, and asks again as the word grows.
+async function completions(context) {
+  if (!context.explicit && !context.matchBefore(/[A-Za-z_][A-Za-z0-9_]*$|\.$/)) return null;
+  let found;
+  try {
+    found = await client.request('completion', toPosition(context.state.doc, context.pos));
+  } catch {
+    return null;
+  }
+  if (context.aborted || found.items.length === 0) return null;
+  const doc = context.state.doc;
+  return {
+    from: toOffset(doc, found.range.start),
+    to: toOffset(doc, found.range.end),
+    filter: false,
+    options: found.items.map((item) => ({
+      label: item.label,
+      type: COMPLETION_TYPES[item.kind],
+      detail: item.detail ?? undefined,
+    })),
   };
 }
 

@@ -36,6 +36,8 @@ function answer(playground, msg) {
   switch (msg.kind) {
     case 'hover':
       return { result: JSON.parse(playground.hover(msg.line, msg.character)) };
+    case 'completion':
+      return { result: JSON.parse(playground.completion(msg.line, msg.character)) };
     case 'holeCandidates': {
       const { result, error } = step(playground, msg);
       if (error) return { error };
