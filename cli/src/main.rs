@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod ide;
 mod lsp;
 mod playground;
 mod render;
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run a semantic-assist command (`rex.*` of the LSP) on a file and print its JSON.
+    Ide(ide::IdeArgs),
     /// Run the language server (LSP over stdin/stdout).
     Lsp(lsp::LspArgs),
     /// Serve the browser playground (built by playground/build.sh) on localhost.
@@ -37,6 +40,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Ide(args) => ide::run(&args),
         Command::Lsp(args) => lsp::run(&args),
         Command::Playground(args) => playground::run(&args),
     });
