@@ -181,3 +181,54 @@ fn usage_errors_exit_2() {
     );
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// Fenced blocks of a Markdown text as (info string, body).
+fn fences(markdown: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in markdown.lines() {
+        match (&mut open, line.strip_prefix("```")) {
+            (None, Some(info)) => open = Some((info.trim().to_string(), String::new())),
+            (Some(_), Some(rest)) if rest.trim().is_empty() => blocks.extend(open.take()),
+            (Some((_, body)), _) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn editors_chapter_samples_are_real() {
+    let chapter_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/editors.md");
+    let chapter = std::fs::read_to_string(chapter_path).expect("book/src/editors.md");
+    let blocks = fences(&chapter);
+    let program = &blocks
+        .iter()
+        .find(|(info, _)| info == "rex")
+        .expect("the pH program")
+        .1;
+    let samples: Vec<Value> = blocks
+        .iter()
+        .filter(|(info, _)| info == "json")
+        .map(|(_, body)| serde_json::from_str(body).expect("a JSON sample"))
+        .collect();
+    let file = TempFile::new("ph.rex", program);
+    let hole = position_of(program, "= ?", 0, 2);
+    assert_eq!(
+        hole,
+        json!({"line": 14, "character": 38}),
+        "the chapter's position"
+    );
+    let expected = json_of(&rex_ide(&["expected-type-at", "14", "38"], &file.0));
+    assert_eq!(expected, samples[0]);
+    let holes = json_of(&rex_ide(&["holes-expected-types"], &file.0));
+    assert_eq!(holes, samples[1]);
+    let step = json_of(&rex_ide(&["semantic-loop-step", "14", "38"], &file.0));
+    assert_eq!(
+        step["functionsCompatibleWithInScopeValues"][0],
+        "qc_label_from_sensor sensor_reading"
+    );
+}
