@@ -4,6 +4,7 @@
 mod check;
 mod exit;
 mod render;
+mod run;
 mod stack;
 
 use clap::{Parser, Subcommand};
@@ -25,12 +26,15 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run a Rex program (a file, `-c CODE` or `--stdin`) and print its value.
+    Run(run::RunArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Run(args) => run::run(&args, cli.color),
     });
     status.into()
 }

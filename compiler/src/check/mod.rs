@@ -2,6 +2,7 @@
 
 pub mod env;
 pub mod errors;
+pub mod evidence;
 pub mod infer;
 pub mod item;
 pub mod lower;
