@@ -4,7 +4,7 @@ use std::io;
 use std::path::PathBuf;
 
 use clap::Args;
-use rex_compiler::db::Database;
+use rex_compiler::db::{file_holes, Database};
 
 use crate::exit::Status;
 use crate::render::{self, ColorMode, FileReport};
@@ -15,7 +15,8 @@ pub struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Print one JSON object `{"diagnostics": [...]}` on stdout instead of rendered text.
+    /// Print one JSON object `{"diagnostics": [...], "holes": [...]}` on stdout instead of
+    /// rendered text.
     #[arg(long)]
     pub json: bool,
 }
@@ -31,10 +32,12 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
         .map(|(path, text)| {
             let file = db.add_file(path.clone(), text.clone());
             let diagnostics = db.diagnostics(file).to_vec();
+            let holes = file_holes(&db, db.prelude(), file).clone();
             FileReport {
                 path,
                 text,
                 diagnostics,
+                holes,
             }
         })
         .collect();

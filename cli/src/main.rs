@@ -3,6 +3,8 @@
 
 mod check;
 mod exit;
+mod ide;
+mod lsp;
 mod render;
 mod run;
 mod stack;
@@ -28,6 +30,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Run a Rex program (a file, `-c CODE` or `--stdin`) and print its value.
     Run(run::RunArgs),
+    /// Run a semantic-assist command (`rex.*` of the LSP) on a file and print its JSON.
+    Ide(ide::IdeArgs),
+    /// Run the language server (LSP over stdin/stdout).
+    Lsp(lsp::LspArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -35,6 +41,8 @@ fn main() -> std::process::ExitCode {
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
         Command::Run(args) => run::run(&args, cli.color),
+        Command::Ide(args) => ide::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     });
     status.into()
 }

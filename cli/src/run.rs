@@ -82,6 +82,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
             path: path.clone(),
             text: text.clone(),
             diagnostics: shown,
+            holes: Vec::new(),
         };
         if let Err(err) = render::terminal::write_report(&[report], color) {
             eprintln!("error: cannot write the diagnostics: {err}");

@@ -84,6 +84,8 @@ pub enum Code {
     MissingExport,
     ImportConflict,
     UnknownModule,
+    /// Warning: a `match` arm that earlier arms make unreachable.
+    RedundantArm,
     /// Information: a typed hole and its expected type.
     HoleInfo,
 }
@@ -122,6 +124,7 @@ impl Code {
             Code::MissingExport => "E0402",
             Code::ImportConflict => "E0403",
             Code::UnknownModule => "E0404",
+            Code::RedundantArm => "W0301",
             Code::HoleInfo => "I0001",
         }
     }
@@ -132,14 +135,21 @@ impl Code {
             "I00" => Category::Hole,
             "E01" => Category::Syntax,
             "E02" => Category::Name,
-            "E03" => Category::Type,
+            "E03" | "W03" => Category::Type,
             _ => Category::Module,
         }
     }
 }
 
-/// Structured facts about a diagnostic, for tools.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Structured facts about a diagnostic, for tools. Serialised as an object tagged by
+/// `kind` (`{"kind": "typeMismatch", "expected": "i32", "found": "string"}`), field names in
+/// camelCase; spans are byte offsets, which front ends convert to their own positions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum DiagnosticData {
     None,
     /// The parser met `found` where one of `expected` (token descriptions) could stand.
@@ -182,6 +192,7 @@ pub enum DiagnosticData {
     },
     FieldNotAvailable {
         field: String,
+        #[serde(rename = "type")]
         ty: String,
     },
     ConstructorArity {

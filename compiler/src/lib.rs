@@ -6,6 +6,7 @@ pub mod db;
 pub mod diagnostic;
 pub mod eval;
 pub mod line_index;
+pub mod resolve;
 pub mod span;
 pub mod syntax;
 pub mod types;

@@ -44,6 +44,16 @@ fn rex(args: &[&str], files: &[&Path]) -> Output {
         .expect("run rex")
 }
 
+/// `rex ARGS NAME` run inside `dir`, so reports name the file as written (for snapshots).
+fn rex_in(dir: &TempDir, args: &[&str], name: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rex"))
+        .current_dir(&dir.0)
+        .args(args)
+        .arg(name)
+        .output()
+        .expect("run rex")
+}
+
 fn json(output: &Output) -> Value {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
@@ -104,7 +114,7 @@ fn broken_file_exits_1_with_located_json_diagnostic() {
     assert!(!all.is_empty(), "{value}");
     for d in all {
         for key in [
-            "file", "code", "severity", "category", "message", "range", "notes",
+            "file", "code", "severity", "category", "message", "range", "notes", "data",
         ] {
             assert!(d.get(key).is_some(), "diagnostic lacks `{key}`: {d}");
         }
@@ -289,4 +299,71 @@ fn hostile_bytes_never_crash() {
     let out = rex(&["check"], &[&invalid]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+}
+
+#[test]
+fn json_lists_holes_with_expected_type_and_context() {
+    let dir = TempDir::new();
+    dir.file(
+        "holes.rex",
+        "fn parse : string -> Result i32 string = \\text ->\n  \
+         let trimmed = text in\n  \
+         if trimmed == \"\" then Err ?why else ?\n\n\
+         let n : i32 = ?count in\nn\n",
+    );
+    let out = rex_in(&dir, &["check", "--json"], "holes.rex");
+    assert_eq!(out.status.code(), Some(0), "holes are not errors: {out:?}");
+    let value = json(&out);
+    let holes = value["holes"].as_array().expect("`holes` is an array");
+    assert_eq!(holes.len(), 3, "{value}");
+    // Innermost binding first: `trimmed` was bound after the parameter `text`.
+    assert_eq!(holes[0]["context"][0]["name"], "trimmed");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&value["holes"]).unwrap_or_default());
+}
+
+#[test]
+fn json_diagnostics_carry_structured_data() {
+    let dir = TempDir::new();
+    dir.file(
+        "data.rex",
+        "type Shape = Circle f32 | Square f32 | Dot\n\n\
+         fn area : Shape -> f32 = \\s -> match s\n  when Circle r -> r * r\n  when Dot -> 0.0\n\n\
+         fn next : i32 -> i32 = \\number -> numbr + 1\n\n\
+         fn twice : i32 -> i32 = \\n -> n + \"n\"\n",
+    );
+    let out = rex_in(&dir, &["check", "--json"], "data.rex");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let data: Vec<&Value> = diagnostics(&value).iter().map(|d| &d["data"]).collect();
+    insta::assert_snapshot!(serde_json::to_string_pretty(&data).unwrap_or_default());
+}
+
+#[test]
+fn overlapping_instance_is_reported_on_its_head() {
+    let dir = TempDir::new();
+    let file = dir.file(
+        "overlap.rex",
+        "class Size a where\n  size : a -> i32\n\n\
+         instance Size (Option a) where\n  size = \\xs -> 0\n\n\
+         instance Size (Option i32) where\n  size = \\xs -> 1\n\n\
+         instance Size i32 where\n  size = \\n -> n\n\n\
+         instance Size i32 where\n  size = \\n -> 0\n",
+    );
+    let out = rex(&["check", "--json"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let all = diagnostics(&value);
+    assert_eq!(all.len(), 2, "one report per overlapping instance: {value}");
+    assert!(all.iter().all(|d| d["code"] == "E0309"), "{value}");
+    // The second `Option` instance, from `Size` on line 6 (0-based); the range ends with
+    // the type inside the parentheses (the parser's span of a parenthesised type).
+    assert_eq!(
+        all[0]["range"],
+        serde_json::json!({"start": {"line": 6, "character": 9}, "end": {"line": 6, "character": 25}})
+    );
+    // `Size i32` of the last instance.
+    assert_eq!(
+        all[1]["range"],
+        serde_json::json!({"start": {"line": 12, "character": 9}, "end": {"line": 12, "character": 17}})
+    );
 }

@@ -152,3 +152,23 @@ fn hole_sample_in_cli_chapter_is_real() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with(sample.as_str()), "{stderr}");
 }
+
+#[test]
+fn hole_json_sample_in_cli_chapter_is_real() {
+    let chapter = read("book/src/cli.md");
+    let program = chapter
+        .split_once("`holes.rex` that holds `")
+        .and_then(|(_, rest)| rest.split_once("`, it is:"))
+        .map(|(program, _)| format!("{program}\n"))
+        .expect("the hole JSON example names its program");
+    let sample = &fences(&chapter)
+        .into_iter()
+        .filter(|(info, _)| info == "json")
+        .nth(1)
+        .expect("a second JSON sample")
+        .1;
+    let out = check_in_scratch("holes.rex", &program, &["--json"]);
+    let actual: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let documented: serde_json::Value = serde_json::from_str(sample).expect("JSON sample");
+    assert_eq!(actual["holes"], documented);
+}

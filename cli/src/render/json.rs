@@ -1,9 +1,11 @@
-//! The `--json` report: one object `{"diagnostics": [...]}`, positions as LSP counts them
-//! (0-based lines, UTF-16 code units), so editors and agents can use them directly.
+//! The `--json` report: one object `{"diagnostics": [...], "holes": [...]}`, positions as
+//! LSP counts them (0-based lines, UTF-16 code units), so editors and agents can use them
+//! directly.
 
 use std::io::{self, Write};
 
-use rex_compiler::{Diagnostic, Position};
+use rex_compiler::check::HoleInfo;
+use rex_compiler::{Diagnostic, DiagnosticData, Position, Span};
 use serde::Serialize;
 
 use super::positions::Positions;
@@ -12,6 +14,7 @@ use super::FileReport;
 #[derive(Serialize)]
 struct Report<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    holes: Vec<JsonHole<'a>>,
 }
 
 #[derive(Serialize)]
@@ -23,6 +26,27 @@ struct JsonDiagnostic<'a> {
     message: &'a str,
     range: JsonRange,
     notes: &'a [String],
+    /// The structured facts (`DiagnosticData`), `null` when there are none.
+    data: JsonData<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonHole<'a> {
+    file: &'a str,
+    /// `null` for an anonymous `?`, else the name after `?`.
+    name: Option<&'a str>,
+    range: JsonRange,
+    expected_type: &'a str,
+    /// The typing context, innermost binding first.
+    context: Vec<JsonBinding<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonBinding<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    ty: &'a str,
 }
 
 #[derive(Serialize)]
@@ -46,6 +70,13 @@ impl From<Position> for JsonPosition {
     }
 }
 
+fn range(index: &Positions, span: Span) -> JsonRange {
+    JsonRange {
+        start: index.position(span.start as usize).into(),
+        end: index.position(span.end as usize).into(),
+    }
+}
+
 fn diagnostic<'a>(
     file: &'a FileReport,
     index: &Positions,
@@ -57,25 +88,73 @@ fn diagnostic<'a>(
         severity: d.severity.as_str(),
         category: d.category.as_str(),
         message: &d.message,
-        range: JsonRange {
-            start: index.position(d.span.start as usize).into(),
-            end: index.position(d.span.end as usize).into(),
-        },
+        range: range(index, d.span),
         notes: &d.notes,
+        data: data(index, &d.data),
+    }
+}
+
+/// The compiler's `DiagnosticData` as it serialises itself (`kind` first), except that the
+/// parser's skipped byte spans become ranges like every other position in the report.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonData<'a> {
+    None,
+    Data(&'a DiagnosticData),
+    #[serde(rename_all = "camelCase")]
+    UnexpectedToken {
+        kind: &'static str,
+        found: &'a str,
+        expected: &'a [String],
+        skipped: Vec<JsonRange>,
+    },
+}
+
+fn data<'a>(index: &Positions, data: &'a DiagnosticData) -> JsonData<'a> {
+    match data {
+        DiagnosticData::None => JsonData::None,
+        DiagnosticData::UnexpectedToken {
+            found,
+            expected,
+            skipped,
+        } => JsonData::UnexpectedToken {
+            kind: "unexpectedToken",
+            found,
+            expected,
+            skipped: skipped.iter().map(|s| range(index, *s)).collect(),
+        },
+        data => JsonData::Data(data),
+    }
+}
+
+fn hole<'a>(file: &'a FileReport, index: &Positions, h: &'a HoleInfo) -> JsonHole<'a> {
+    JsonHole {
+        file: &file.path,
+        name: h.name.as_deref(),
+        range: range(index, h.span),
+        expected_type: &h.expected_type,
+        context: h
+            .context
+            .iter()
+            .map(|(name, ty)| JsonBinding { name, ty })
+            .collect(),
     }
 }
 
 fn build(files: &[FileReport]) -> Report<'_> {
     let mut diagnostics = Vec::new();
+    let mut holes = Vec::new();
     for file in files {
         let index = Positions::new(&file.text);
         diagnostics.extend(file.diagnostics.iter().map(|d| diagnostic(file, &index, d)));
+        holes.extend(file.holes.iter().map(|h| hole(file, &index, h)));
     }
-    Report { diagnostics }
+    Report { diagnostics, holes }
 }
 
-/// Writes the report as one line of JSON; keys keep the documented order
-/// (`file`, `code`, `severity`, `category`, `message`, `range`, `notes`).
+/// Writes the report as one line of JSON; keys keep the documented order (`file`, `code`,
+/// `severity`, `category`, `message`, `range`, `notes`, `data`; for holes `file`, `name`,
+/// `range`, `expectedType`, `context`).
 pub fn write_report(out: &mut impl Write, files: &[FileReport]) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &build(files))?;
     writeln!(out)?;
@@ -98,6 +177,7 @@ mod tests {
                 Span::new(at, at + 1),
                 "bad",
             )],
+            holes: vec![],
             text,
         };
         let mut out = Vec::new();
@@ -114,5 +194,7 @@ mod tests {
         assert_eq!(d["range"]["start"]["character"], 17);
         assert_eq!(d["range"]["end"]["character"], 18);
         assert_eq!(d["notes"], serde_json::json!([]));
+        assert_eq!(d["data"], serde_json::Value::Null);
+        assert_eq!(value["holes"], serde_json::json!([]));
     }
 }

@@ -4,14 +4,17 @@ pub mod json;
 mod positions;
 pub mod terminal;
 
+use rex_compiler::check::HoleInfo;
 use rex_compiler::Diagnostic;
 
-/// One checked file: what the renderers need to show its diagnostics.
+/// One checked file: what the renderers need to show its diagnostics and holes.
 pub struct FileReport {
     /// The path as the user wrote it.
     pub path: String,
     pub text: String,
     pub diagnostics: Vec<Diagnostic>,
+    /// Absolute spans, source order.
+    pub holes: Vec<HoleInfo>,
 }
 
 impl FileReport {

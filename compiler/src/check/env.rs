@@ -72,6 +72,8 @@ pub struct Instance {
     pub head: Vec<Ty>,
     pub context: Vec<Pred>,
     pub origin: ItemRef,
+    /// The class and its arguments in the declaration (item-relative).
+    pub head_span: crate::span::Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -581,6 +583,9 @@ impl EnvBuilder<'_> {
                     );
                 }
             }
+            let head_span = decl.args.iter().fold(decl.class.span(), |span, a| {
+                span.cover(item.arena.ty(*a).span)
+            });
             self.env.instances.push(Instance {
                 class: Arc::from(class_name.as_str()),
                 vars: var_names.len() as u32,
@@ -588,6 +593,7 @@ impl EnvBuilder<'_> {
                 head,
                 context,
                 origin: at,
+                head_span,
             });
         }
     }
@@ -623,7 +629,8 @@ impl EnvBuilder<'_> {
         }
     }
 
-    /// Instance heads of one class must not unify with each other.
+    /// Instance heads of one class must not unify with each other; the later instance is
+    /// reported, on its head.
     fn check_overlap(&mut self) {
         let n = self.env.instances.len();
         let mut reports = Vec::new();
@@ -641,16 +648,18 @@ impl EnvBuilder<'_> {
                         .is_ok()
                 });
                 if overlaps {
-                    reports.push((b.origin, b.class.clone()));
+                    // One report per instance, however many earlier ones it overlaps.
+                    reports.push((b.origin, b.head_span, b.class.clone()));
+                    break;
                 }
             }
         }
-        for (at, class) in reports {
+        for (at, span, class) in reports {
             self.report(
                 at,
                 Diag::simple(
                     Code::OverlappingInstances,
-                    crate::span::Span::default(),
+                    span,
                     format!("this instance of `{class}` overlaps another instance"),
                 ),
             );

@@ -50,6 +50,9 @@ pub struct Infer<'a> {
     pub evidence: super::evidence::EvidenceTable,
     /// The dictionary parameters of each generalised `let` binding.
     pub let_preds: Vec<super::evidence::LetDicts>,
+    /// Roots of the type variables a reported mismatch involved: constraints that later
+    /// fail on them are echoes of that mismatch (see `cascade.rs`).
+    pub conflicted: Vec<crate::types::TyVar>,
 }
 
 impl<'a> Infer<'a> {
@@ -69,6 +72,7 @@ impl<'a> Infer<'a> {
             holes: Vec::new(),
             evidence: Default::default(),
             let_preds: Vec::new(),
+            conflicted: Vec::new(),
         }
     }
 
@@ -108,6 +112,7 @@ impl<'a> Infer<'a> {
                     UnifyError::Mismatch => Diag::mismatch(exp, fnd, span),
                     UnifyError::Occurs => Diag::infinite(exp, fnd, span),
                 });
+                self.note_conflict(expected, found);
                 false
             }
         }
@@ -174,6 +179,11 @@ impl<'a> Infer<'a> {
                 }
             }
             ExprKind::Dict(fields) => self.dict(e, fields, Some(expected)),
+            ExprKind::App(..) | ExprKind::Binary { .. } => {
+                let t = self.application(e, Some(expected));
+                self.expect(e, &t, expected);
+                t
+            }
             _ => {
                 let t = self.infer(e);
                 self.expect(e, &t, expected);
@@ -198,19 +208,7 @@ impl<'a> Infer<'a> {
             ExprKind::Ctor(name) => self.ctor_value(name, span, None),
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
-            ExprKind::App(f, a) => {
-                let tf = self.infer(*f);
-                self.apply(*f, tf, *a)
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let tf = if op.text == "::" {
-                    self.ctor_value("Cons", op.span, None)
-                } else {
-                    self.var(&op.text, op.span)
-                };
-                let partial = self.apply_args(tf, *lhs, op.span);
-                self.apply_args(partial, *rhs, op.span)
-            }
+            ExprKind::App(..) | ExprKind::Binary { .. } => self.application(e, None),
             ExprKind::Negate(x) => {
                 let tf = self.var("negate", span);
                 self.apply_args(tf, *x, span)
@@ -254,11 +252,6 @@ impl<'a> Infer<'a> {
         };
         self.expr_types[e.index()] = t.clone();
         t
-    }
-
-    fn apply(&mut self, f: ExprId, tf: Ty, a: ExprId) -> Ty {
-        let span = self.span(f);
-        self.apply_args(tf, a, span)
     }
 
     /// Applies a function of type `tf` to argument `a`, checking `a` against the parameter.
@@ -401,7 +394,7 @@ impl<'a> Infer<'a> {
             .copied()
     }
 
-    fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
+    pub(super) fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
         match self.resolve_ctor(name, result) {
             Some(id) => {
                 let sc = self.env.ctors[id].scheme.clone();
@@ -516,6 +509,8 @@ impl<'a> Infer<'a> {
             for (b, t) in bindings.iter().zip(&tys) {
                 self.check(b.value, t);
             }
+            // Every binding of the group is generalised over the group's constraints (they
+            // share their variables); what no binding took stays wanted.
             let bound: Vec<Local> = self.locals.drain(start..).collect();
             let members: Vec<(Ty, PatId)> = bound
                 .iter()
@@ -635,6 +630,8 @@ impl<'a> Infer<'a> {
             .collect();
         let mut preds: Vec<Pred> = Vec::new();
         let mut keep = Vec::new();
+        // Candidates for the group's parameters, with their index among `preds`.
+        let mut candidates: Vec<(Wanted, usize)> = Vec::new();
         let wanted: Vec<Wanted> = self.wanted.drain(start..).collect();
         for w in wanted {
             let p = w.pred.map_types(|t| self.u.zonk(t));
@@ -650,12 +647,12 @@ impl<'a> Infer<'a> {
                         preds.len() - 1
                     }
                 };
-                self.let_param_evidence(&w, owner, at as u32);
+                candidates.push((w, at));
             } else {
                 keep.push(w);
             }
         }
-        self.wanted.extend(keep);
+        let first = self.let_preds.len();
         let mut schemes = Vec::with_capacity(members.len());
         for ((_, pat), t) in members.iter().zip(&tys) {
             let mut own = Vec::new();
@@ -692,6 +689,22 @@ impl<'a> Infer<'a> {
                 ty: subst(t),
             });
         }
+        // A constraint no binding took (it spans several bindings' variables) stays wanted.
+        let taken: Vec<bool> = (0..preds.len() as u32)
+            .map(|i| {
+                self.let_preds[first..]
+                    .iter()
+                    .any(|l| l.indices.contains(&i))
+            })
+            .collect();
+        for (w, at) in candidates {
+            if taken[at] {
+                self.let_param_evidence(&w, owner, at as u32);
+            } else {
+                keep.push(w);
+            }
+        }
+        self.wanted.extend(keep);
         schemes
     }
 
@@ -941,67 +954,6 @@ impl<'a> Infer<'a> {
             }
             _ => None,
         }
-    }
-
-    fn exhaustiveness(&mut self, e: ExprId, st: &Ty, arms: &[Arm]) {
-        let st = self.u.zonk(st);
-        let Some(adt) = self.env.adt_of_type(&st) else {
-            if st == Ty::con("bool") {
-                let mut seen = [false, false];
-                for arm in arms {
-                    match &self.arena.pat(arm.pat).kind {
-                        PatKind::Lit(Literal::Bool(b)) => seen[usize::from(*b)] = true,
-                        PatKind::Wildcard | PatKind::Var(_) => return,
-                        _ => {}
-                    }
-                }
-                let missing: Vec<String> = [("false", seen[0]), ("true", seen[1])]
-                    .iter()
-                    .filter(|(_, s)| !s)
-                    .map(|(n, _)| n.to_string())
-                    .collect();
-                if !missing.is_empty() {
-                    self.diags
-                        .push(Diag::non_exhaustive(missing, self.match_span(e)));
-                }
-            }
-            return;
-        };
-        let adt_ctors = adt.ctors.clone();
-        let mut covered = vec![false; adt_ctors.len()];
-        for arm in arms {
-            let pat = self.arena.pat(arm.pat);
-            let name = match &pat.kind {
-                PatKind::Wildcard | PatKind::Var(_) => return,
-                PatKind::Ctor { path, .. } => Some(path.name.text.as_str()),
-                PatKind::List(ps) if ps.is_empty() => Some("Empty"),
-                PatKind::List(_) | PatKind::Cons(..) => Some("Cons"),
-                _ => None,
-            };
-            if let Some(n) = name {
-                if let Some(i) = adt_ctors
-                    .iter()
-                    .position(|c| *self.env.ctors[*c].name == *n)
-                {
-                    covered[i] = true;
-                }
-            }
-        }
-        let missing: Vec<String> = adt_ctors
-            .iter()
-            .zip(&covered)
-            .filter(|(_, c)| !**c)
-            .map(|(id, _)| self.env.ctors[*id].name.to_string())
-            .collect();
-        if !missing.is_empty() {
-            self.diags
-                .push(Diag::non_exhaustive(missing, self.match_span(e)));
-        }
-    }
-
-    fn match_span(&self, e: ExprId) -> Span {
-        let s = self.span(e);
-        Span::new(s.start as usize, (s.start + 5).min(s.end) as usize)
     }
 
     // ------------------------------------------------------------------ patterns

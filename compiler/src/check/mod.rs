@@ -1,8 +1,11 @@
 //! Name resolution and bidirectional type inference with marks.
 
+mod apply;
+mod cascade;
 pub mod env;
 pub mod errors;
 pub mod evidence;
+mod exhaustive;
 pub mod infer;
 pub mod item;
 pub mod lower;

@@ -149,6 +149,7 @@ impl Infer<'_> {
         let givens = superclass_closure(self.env, &self.givens);
         let mut pending: Vec<Wanted> = std::mem::take(&mut self.wanted);
         let all = pending.clone();
+        let mut failed = Vec::new();
         for round in 0..4 {
             let mut still = Vec::new();
             let mut progressed = false;
@@ -156,16 +157,11 @@ impl Infer<'_> {
                 let pred = w.pred.map_types(|t| self.u.zonk(t));
                 match entails(self.env, &givens, &pred, 0) {
                     Entail::Yes => {}
-                    Entail::No => {
-                        if !self.diags.iter().any(|d| d.span == w.span) {
-                            let mut p = TypePrinter::new();
-                            let types = pred.args.iter().map(|a| p.ty(a)).collect();
-                            self.diags
-                                .push(Diag::missing_instance(&pred.class, types, w.span));
-                        }
-                    }
+                    Entail::No => failed.push((w, pred)),
                     Entail::Unknown => {
-                        if self.improve(&pred) {
+                        // The constraint as wanted (not zonked), so that improvement
+                        // unifies the variables themselves and keeps them connected.
+                        if self.improve(&w.pred) {
                             still.push(Wanted { pred, ..w });
                             progressed = true;
                         } else {
@@ -182,8 +178,9 @@ impl Infer<'_> {
                 break;
             }
         }
+        let blamed = self.report_missing_instances(failed);
         for w in pending {
-            if self.diags.iter().any(|d| d.span == w.span) {
+            if self.diags.iter().any(|d| d.span == w.span) || self.blames(&blamed, &w.pred) {
                 continue;
             }
             let shown = TypePrinter::new().pred(&w.pred);

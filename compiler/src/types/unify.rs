@@ -87,6 +87,9 @@ impl Unifier {
     }
 
     pub fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), UnifyError> {
+        if let (Ty::Var(x), Ty::Var(y)) = (a, b) {
+            return self.unify_vars(*x, *y);
+        }
         let a = self.shallow(a);
         let b = self.shallow(b);
         match (&a, &b) {
@@ -134,6 +137,43 @@ impl Unifier {
         }
     }
 
+    /// Two variables become one class even when one of them is bound already, so that
+    /// what unification connected stays connected (diagnostics group their echoes by it).
+    fn unify_vars(&mut self, x: TyVar, y: TyVar) -> Result<(), UnifyError> {
+        if self.table.find(x) == self.table.find(y) {
+            return Ok(());
+        }
+        match (self.table.probe_value(x), self.table.probe_value(y)) {
+            (Some(tx), Some(ty)) => {
+                self.unify(&tx, &ty)?;
+                // Equal values merge; otherwise both are bound consistently, which is enough.
+                let _ = self.table.unify_var_var(x, y);
+                Ok(())
+            }
+            (None, Some(t)) | (Some(t), None) => {
+                let free = if self.table.probe_value(x).is_none() {
+                    x
+                } else {
+                    y
+                };
+                let free_root = self.table.find(free);
+                let mut occurs = false;
+                self.zonk(&t)
+                    .visit(&mut |inner| occurs |= matches!(inner, Ty::Var(w) if *w == free_root));
+                if occurs {
+                    return Err(UnifyError::Occurs);
+                }
+                self.table
+                    .unify_var_var(x, y)
+                    .map_err(|_| UnifyError::Mismatch)
+            }
+            (None, None) => self
+                .table
+                .unify_var_var(x, y)
+                .map_err(|_| UnifyError::Mismatch),
+        }
+    }
+
     fn bind(&mut self, v: TyVar, t: &Ty) -> Result<(), UnifyError> {
         let t = self.zonk(t);
         let mut occurs = false;
@@ -144,6 +184,23 @@ impl Unifier {
         self.table
             .unify_var_value(v, Some(t))
             .map_err(|_| UnifyError::Mismatch)
+    }
+
+    /// The representative of `v`'s equivalence class (bound or not): two variables have
+    /// the same root exactly when unification made them one.
+    pub fn root(&mut self, v: TyVar) -> TyVar {
+        self.table.find(v)
+    }
+
+    /// Binds every unbound variable of `t` to the unknown type. After a mismatch the
+    /// variables the conflict left open are not ambiguous: nothing can fix them any more, so
+    /// they take the type of marked nodes, consistent with everything.
+    pub fn forget_vars(&mut self, t: &Ty) {
+        let mut vars = Vec::new();
+        self.zonk(t).free_vars(&mut vars);
+        for v in vars {
+            let _ = self.table.unify_var_value(v, Some(Ty::Unknown));
+        }
     }
 
     /// Unifies, undoing every binding if it fails.

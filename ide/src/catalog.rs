@@ -1,0 +1,97 @@
+//! The global values a candidate search may offer: the user's functions, constructors, the
+//! prelude's public functions and the class methods. Natives (`prim_*`) and operators never
+//! appear: an agent is to write names it can read back in the documentation.
+
+use rex_compiler::check::Env;
+use rex_compiler::types::Scheme;
+
+use crate::limits::MAX_SCANNED_SCHEMES;
+
+/// Where a global comes from; ranking prefers the user's own code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Origin {
+    UserFunction,
+    UserConstructor,
+    PreludeConstructor,
+    PreludeFunction,
+    Method,
+}
+
+impl Origin {
+    pub fn is_user(self) -> bool {
+        matches!(self, Origin::UserFunction | Origin::UserConstructor)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub scheme: Scheme,
+    pub origin: Origin,
+}
+
+/// Whether an agent may be offered `name`: a plain identifier, not a native.
+pub fn is_user_visible(name: &str) -> bool {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    first_ok && chars.all(|c| c.is_alphanumeric() || c == '_') && !name.starts_with("prim_")
+}
+
+/// Every offerable global, user code first (in declaration order), capped.
+pub fn globals(env: &Env) -> Vec<Global> {
+    let mut out = Vec::new();
+    let mut user: Vec<(u32, Global)> = Vec::new();
+    for (name, v) in &env.values {
+        if !is_user_visible(name) {
+            continue;
+        }
+        let g = Global {
+            name: name.to_string(),
+            scheme: v.scheme.clone(),
+            origin: if v.origin.prelude {
+                Origin::PreludeFunction
+            } else {
+                Origin::UserFunction
+            },
+        };
+        if v.origin.prelude {
+            out.push(g);
+        } else {
+            user.push((v.origin.index, g));
+        }
+    }
+    for c in &env.ctors {
+        if !is_user_visible(&c.name) {
+            continue;
+        }
+        let g = Global {
+            name: c.name.to_string(),
+            scheme: c.scheme.clone(),
+            origin: if c.origin.prelude {
+                Origin::PreludeConstructor
+            } else {
+                Origin::UserConstructor
+            },
+        };
+        if c.origin.prelude {
+            out.push(g);
+        } else {
+            user.push((c.origin.index, g));
+        }
+    }
+    for (name, m) in &env.methods {
+        if is_user_visible(name) {
+            out.push(Global {
+                name: name.to_string(),
+                scheme: m.scheme.clone(),
+                origin: Origin::Method,
+            });
+        }
+    }
+    user.sort_by_key(|(i, _)| *i);
+    out.sort_by_key(|g| g.origin);
+    let mut all: Vec<Global> = user.into_iter().map(|(_, g)| g).collect();
+    all.extend(out);
+    all.truncate(MAX_SCANNED_SCHEMES);
+    all
+}

@@ -1,0 +1,94 @@
+//! Verification of a proposed edit by re-checking: the item that holds the edit is parsed
+//! again from its edited text and checked against the program environment the database
+//! already holds. An edit inside an item never changes the environment (that is built from
+//! signatures, and candidates replace expressions), so this is the answer a whole-file
+//! re-check would give for that item, at the price of one small parse and check.
+
+use rex_compiler::check::{check_item, ItemRef};
+use rex_compiler::db::program_env;
+use rex_compiler::syntax::parser::parse_text;
+
+use crate::edit::{apply, Replace};
+use crate::limits::MAX_VERIFIED_TEXT_BYTES;
+use crate::locate::Document;
+
+/// Error counts of one item, checked from some text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ItemErrors {
+    pub syntax: usize,
+    pub types: usize,
+}
+
+impl ItemErrors {
+    pub fn total(self) -> usize {
+        self.syntax + self.types
+    }
+}
+
+/// The errors item `index` has once `edits` (absolute spans, inside the item) are applied;
+/// None when the edited text no longer reads as one item, or is too large to re-check.
+pub fn item_errors_with(doc: &Document<'_>, index: usize, edits: &[Replace]) -> Option<ItemErrors> {
+    let item = doc.item(index)?;
+    let (source, base) = doc.item_source(item);
+    if source.len() > MAX_VERIFIED_TEXT_BYTES {
+        return None;
+    }
+    let end = base + source.len();
+    let mut local = Vec::with_capacity(edits.len());
+    for e in edits {
+        let (s, t) = (e.span.start as usize, e.span.end as usize);
+        if s < base || t > end {
+            return None;
+        }
+        local.push(Replace::new((s - base..t - base).into(), e.text.clone()));
+    }
+    let edited = apply(&source, &local);
+    let parsed = parse_text(&edited);
+    let [new_item] = parsed.items.as_slice() else {
+        return None;
+    };
+    let env = program_env(doc.db, doc.db.prelude(), doc.file);
+    let at = ItemRef {
+        prelude: false,
+        index: index as u32,
+    };
+    let types = check_item(env, new_item, at)
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .count();
+    let syntax = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
+    Some(ItemErrors { syntax, types })
+}
+
+/// Whether `edits` leave item `index` with fewer errors than it has now (`strict`), or no
+/// more (`!strict`).
+pub fn improves(doc: &Document<'_>, index: usize, edits: &[Replace], strict: bool) -> bool {
+    let Some(before) = item_errors_with(doc, index, &[]) else {
+        return false;
+    };
+    let Some(after) = item_errors_with(doc, index, edits) else {
+        return false;
+    };
+    if strict {
+        after.total() < before.total()
+    } else {
+        after.total() <= before.total()
+    }
+}
+
+/// Syntax errors of the whole document once `edits` are applied (for fixes that may change
+/// how the text splits into items).
+pub fn syntax_errors_with(doc: &Document<'_>, edits: &[Replace]) -> Option<usize> {
+    if doc.text.len() > MAX_VERIFIED_TEXT_BYTES {
+        return None;
+    }
+    let edited = apply(doc.text, edits);
+    Some(
+        parse_text(&edited)
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .count(),
+    )
+}
