@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod lsp;
 mod render;
 mod stack;
 
@@ -25,12 +26,15 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run the language server (LSP over stdin/stdout).
+    Lsp(lsp::LspArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Lsp(args) => lsp::run(&args),
     });
     status.into()
 }

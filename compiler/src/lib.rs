@@ -5,6 +5,7 @@ pub mod check;
 pub mod db;
 pub mod diagnostic;
 pub mod line_index;
+pub mod resolve;
 pub mod span;
 pub mod syntax;
 pub mod types;

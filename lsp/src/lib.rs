@@ -1,2 +1,27 @@
 //! The Rex language server: documents, capabilities and execute commands, adapted onto
 //! `rex-ide`. A thin adapter: every answer is computed by `rex-ide`.
+
+pub mod capabilities;
+pub mod commands;
+pub mod convert;
+pub mod server;
+pub mod workspace;
+
+use tower_lsp_server::{LspService, Server};
+
+/// Serves LSP over stdin/stdout until the client sends `exit` (or closes stdin). Runs on
+/// the calling thread: requests are handled one at a time, in order, which keeps edits
+/// and the requests after them in sequence.
+pub fn serve_stdio() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let (service, socket) = LspService::new(server::Backend::new);
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+            .concurrency_level(1)
+            .serve(service)
+            .await;
+    });
+    Ok(())
+}

@@ -1,0 +1,443 @@
+//! Name resolution of one item, as a pure pass over its syntax: every local binding site,
+//! the region where it is visible, and what each name occurrence refers to. Editor features
+//! (go to definition, references, rename, completion) read this instead of the checker, and
+//! it follows the checker's scoping rules: `let` bindings are visible in later bindings and
+//! the body, `let rec` bindings in every value too, lambda, `fn` parameters and `match` arm
+//! patterns in their bodies, the innermost binding of a name shadowing the others.
+
+use crate::span::Span;
+use crate::syntax::ast::*;
+
+/// What introduces a local name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LocalKind {
+    /// A named parameter of `fn name x: A -> B`.
+    FnParam,
+    /// A lambda parameter pattern.
+    LambdaParam,
+    /// A `let` (or `let rec`) binding.
+    Let,
+    /// A pattern of a `match` arm.
+    MatchArm,
+}
+
+/// A local binding site. Spans are item-relative.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LocalDef {
+    pub name: String,
+    /// The binder itself (the name in the pattern or parameter list).
+    pub span: Span,
+    /// Where the name is visible (before shadowing).
+    pub scope: Span,
+    pub kind: LocalKind,
+    /// The pattern node that binds it, when it is a variable pattern (its type is the
+    /// checker's `pat_types` entry).
+    pub pat: Option<PatId>,
+    /// For `let` bindings: the bound value and whether the binding has an annotation.
+    pub value: Option<ExprId>,
+    pub annotated: bool,
+    /// For `fn` parameters: the position in the parameter list.
+    pub param_index: Option<usize>,
+}
+
+/// What a name occurrence refers to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The local binding with this index in `ItemNames::locals`.
+    Local(usize),
+    /// No local binding: a top-level value, method or constructor of that name (or an
+    /// unknown name; the checker reports those).
+    Global,
+}
+
+/// What kind of name an occurrence is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UseKind {
+    /// A lower-case value name in an expression.
+    Value,
+    /// A constructor in an expression or a pattern.
+    Constructor,
+    /// The name of a method implemented in an `instance`.
+    MethodImpl,
+    /// A type name in an annotation or signature.
+    Type,
+    /// A class name in a constraint or an instance head.
+    Class,
+}
+
+/// One occurrence of a name. Spans are item-relative.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NameUse {
+    pub name: String,
+    pub span: Span,
+    pub kind: UseKind,
+    pub target: Target,
+    /// The expression node of the occurrence, for value and constructor expressions.
+    pub expr: Option<ExprId>,
+}
+
+/// A top-level name an item declares. Spans are item-relative.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GlobalDef {
+    pub name: String,
+    pub span: Span,
+    pub kind: GlobalKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GlobalKind {
+    Function,
+    Type,
+    Constructor,
+    Class,
+    Method,
+}
+
+/// Everything name resolution learned about one item.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ItemNames {
+    /// In binding order: a binding nested in another's scope comes after it.
+    pub locals: Vec<LocalDef>,
+    /// In source order.
+    pub uses: Vec<NameUse>,
+    pub globals: Vec<GlobalDef>,
+}
+
+impl ItemNames {
+    /// The local bindings visible at an item-relative offset, innermost first, shadowed
+    /// ones left out.
+    pub fn scope_at(&self, offset: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for (i, def) in self.locals.iter().enumerate().rev() {
+            if def.scope.touches(offset) && !out.iter().any(|j| self.locals[*j].name == def.name) {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// The occurrence whose name touches `offset` (item-relative), if any.
+    pub fn use_at(&self, offset: usize) -> Option<&NameUse> {
+        self.uses
+            .iter()
+            .filter(|u| u.span.touches(offset))
+            .min_by_key(|u| u.span.len())
+    }
+
+    /// The local binder whose name touches `offset`, if any.
+    pub fn local_at(&self, offset: usize) -> Option<usize> {
+        self.locals.iter().position(|d| d.span.touches(offset))
+    }
+
+    /// The top-level declaration whose name touches `offset`, if any.
+    pub fn global_at(&self, offset: usize) -> Option<&GlobalDef> {
+        self.globals.iter().find(|g| g.span.touches(offset))
+    }
+}
+
+/// Resolves every name of `item`.
+pub fn resolve_item(item: &Item) -> ItemNames {
+    let mut r = Resolver {
+        arena: &item.arena,
+        out: ItemNames::default(),
+        visible: Vec::new(),
+    };
+    match &item.kind {
+        ItemKind::Fn(decl) => {
+            r.global(&decl.name, GlobalKind::Function);
+            for p in &decl.params {
+                r.type_expr(p.ty);
+            }
+            r.type_expr(decl.ret);
+            r.constraints(&decl.constraints);
+            let scope = r.arena.expr(decl.body).span;
+            let mark = r.visible.len();
+            for (i, p) in decl.params.iter().enumerate() {
+                r.bind(LocalDef {
+                    name: p.name.text.clone(),
+                    span: p.name.span,
+                    scope,
+                    kind: LocalKind::FnParam,
+                    pat: None,
+                    value: None,
+                    annotated: true,
+                    param_index: Some(i),
+                });
+            }
+            r.expr(decl.body);
+            r.visible.truncate(mark);
+        }
+        ItemKind::Type(decl) => {
+            r.global(&decl.name, GlobalKind::Type);
+            for v in &decl.variants {
+                r.global(&v.name, GlobalKind::Constructor);
+                match &v.payload {
+                    VariantPayload::Positional(ts) => ts.iter().for_each(|t| r.type_expr(*t)),
+                    VariantPayload::Record(fs) => fs.iter().for_each(|(_, t)| r.type_expr(*t)),
+                }
+            }
+        }
+        ItemKind::Class(decl) => {
+            r.global(&decl.name, GlobalKind::Class);
+            r.constraints(&decl.supers);
+            for m in &decl.methods {
+                r.global(&m.name, GlobalKind::Method);
+                r.type_expr(m.ty);
+            }
+        }
+        ItemKind::Instance(decl) => {
+            r.class_use(&decl.class);
+            decl.args.iter().for_each(|t| r.type_expr(*t));
+            r.constraints(&decl.context);
+            for m in &decl.methods {
+                r.out.uses.push(NameUse {
+                    name: m.name.text.clone(),
+                    span: m.name.span,
+                    kind: UseKind::MethodImpl,
+                    target: Target::Global,
+                    expr: None,
+                });
+                r.expr(m.body);
+            }
+        }
+        ItemKind::Expr(e) => r.expr(*e),
+        ItemKind::Import(_) | ItemKind::Error => {}
+    }
+    r.out.uses.sort_by_key(|u| (u.span.start, u.span.end));
+    r.out
+}
+
+struct Resolver<'a> {
+    arena: &'a Arena,
+    out: ItemNames,
+    /// Indices into `out.locals` of the bindings visible now, outermost first.
+    visible: Vec<usize>,
+}
+
+impl Resolver<'_> {
+    fn global(&mut self, name: &Name, kind: GlobalKind) {
+        self.out.globals.push(GlobalDef {
+            name: name.text.clone(),
+            span: name.span,
+            kind,
+        });
+    }
+
+    fn bind(&mut self, def: LocalDef) {
+        self.out.locals.push(def);
+        self.visible.push(self.out.locals.len() - 1);
+    }
+
+    fn lookup(&self, name: &str) -> Target {
+        self.visible
+            .iter()
+            .rev()
+            .find(|i| self.out.locals[**i].name == name)
+            .map_or(Target::Global, |i| Target::Local(*i))
+    }
+
+    fn value_use(&mut self, name: &str, span: Span, expr: ExprId) {
+        let target = self.lookup(name);
+        self.out.uses.push(NameUse {
+            name: name.to_string(),
+            span,
+            kind: UseKind::Value,
+            target,
+            expr: Some(expr),
+        });
+    }
+
+    fn ctor_use(&mut self, name: &Name, expr: Option<ExprId>) {
+        self.out.uses.push(NameUse {
+            name: name.text.clone(),
+            span: name.span,
+            kind: UseKind::Constructor,
+            target: Target::Global,
+            expr,
+        });
+    }
+
+    fn expr(&mut self, e: ExprId) {
+        let arena = self.arena;
+        let node = arena.expr(e);
+        match &node.kind {
+            ExprKind::Var(name) => self.value_use(name, node.span, e),
+            ExprKind::Ctor(name) => self.ctor_use(
+                &Name {
+                    text: name.clone(),
+                    span: node.span,
+                },
+                Some(e),
+            ),
+            ExprKind::Lambda {
+                params,
+                constraints,
+                body,
+            } => {
+                let mark = self.visible.len();
+                let scope = arena.expr(*body).span;
+                for p in params {
+                    if let Some(t) = p.ty {
+                        self.type_expr(t);
+                    }
+                    self.pattern(p.pat, scope, LocalKind::LambdaParam, None, false);
+                }
+                self.constraints(constraints);
+                self.expr(*body);
+                self.visible.truncate(mark);
+            }
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => self.let_expr(*rec, bindings, *body),
+            ExprKind::Match { scrutinee, arms } => {
+                self.expr(*scrutinee);
+                for arm in arms {
+                    let mark = self.visible.len();
+                    let scope = arena.expr(arm.body).span;
+                    self.pattern(arm.pat, scope, LocalKind::MatchArm, None, false);
+                    self.expr(arm.body);
+                    self.visible.truncate(mark);
+                }
+            }
+            ExprKind::Project { base, .. } => {
+                // `Alias.name` names a module, not a constructor.
+                if !matches!(arena.expr(*base).kind, ExprKind::Ctor(_)) {
+                    self.expr(*base);
+                }
+            }
+            ExprKind::Ascribe { expr, ty } => {
+                self.expr(*expr);
+                self.type_expr(*ty);
+            }
+            other => other.for_each_child(|c| self.expr(c)),
+        }
+    }
+
+    fn let_expr(&mut self, rec: bool, bindings: &[Binding], body: ExprId) {
+        let arena = self.arena;
+        let mark = self.visible.len();
+        let body_span = arena.expr(body).span;
+        if rec {
+            let scope = bindings
+                .first()
+                .map_or(body_span, |b| b.span.cover(body_span));
+            for b in bindings {
+                if let Some(t) = b.ty {
+                    self.type_expr(t);
+                }
+                self.pattern(b.pat, scope, LocalKind::Let, Some(b.value), b.ty.is_some());
+            }
+            for b in bindings {
+                self.expr(b.value);
+            }
+        } else {
+            for (i, b) in bindings.iter().enumerate() {
+                if let Some(t) = b.ty {
+                    self.type_expr(t);
+                }
+                self.expr(b.value);
+                let start = bindings.get(i + 1).map_or(body_span, |next| next.span);
+                let scope = start.cover(body_span);
+                self.pattern(b.pat, scope, LocalKind::Let, Some(b.value), b.ty.is_some());
+            }
+        }
+        self.expr(body);
+        self.visible.truncate(mark);
+    }
+
+    /// Binds the variables of pattern `p` (and records its constructor uses).
+    fn pattern(
+        &mut self,
+        p: PatId,
+        scope: Span,
+        kind: LocalKind,
+        value: Option<ExprId>,
+        annotated: bool,
+    ) {
+        let pat = self.arena.pat(p);
+        match &pat.kind {
+            PatKind::Var(name) => self.bind(LocalDef {
+                name: name.clone(),
+                span: pat.span,
+                scope,
+                kind,
+                pat: Some(p),
+                value,
+                annotated,
+                param_index: None,
+            }),
+            PatKind::Ctor { path, args } => {
+                if path.qualifier.is_none() {
+                    self.ctor_use(&path.name, None);
+                }
+                for a in args {
+                    self.pattern(*a, scope, kind, None, false);
+                }
+            }
+            PatKind::Dict(fields) => {
+                for f in fields {
+                    match f.pat {
+                        Some(sub) => self.pattern(sub, scope, kind, None, false),
+                        None => self.bind(LocalDef {
+                            name: f.name.text.clone(),
+                            span: f.name.span,
+                            scope,
+                            kind,
+                            pat: None,
+                            value: None,
+                            annotated: false,
+                            param_index: None,
+                        }),
+                    }
+                }
+            }
+            other => other.for_each_child(|c| self.pattern(c, scope, kind, None, false)),
+        }
+    }
+
+    fn constraints(&mut self, cs: &[Constraint]) {
+        for c in cs {
+            self.class_use(&c.class);
+            c.args.iter().for_each(|t| self.type_expr(*t));
+        }
+    }
+
+    fn class_use(&mut self, class: &Path) {
+        if class.qualifier.is_none() {
+            self.out.uses.push(NameUse {
+                name: class.name.text.clone(),
+                span: class.name.span,
+                kind: UseKind::Class,
+                target: Target::Global,
+                expr: None,
+            });
+        }
+    }
+
+    fn type_expr(&mut self, t: TypeId) {
+        let node = self.arena.ty(t);
+        if let TypeKind::Con(path) = &node.kind {
+            if path.qualifier.is_none() {
+                self.out.uses.push(NameUse {
+                    name: path.name.text.clone(),
+                    span: path.name.span,
+                    kind: UseKind::Type,
+                    target: Target::Global,
+                    expr: None,
+                });
+            }
+        }
+        node.kind.for_each_child(|c| self.type_expr(c));
+    }
+}
+
+/// The names of one item, cached per item like its types.
+#[salsa::tracked(returns(ref))]
+pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db>) -> ItemNames {
+    crate::db::item_syntax(db, key)
+        .as_ref()
+        .map(resolve_item)
+        .unwrap_or_default()
+}

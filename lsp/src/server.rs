@@ -1,0 +1,280 @@
+//! The language server: LSP requests and notifications mapped onto `rex-ide` over one
+//! shared `Workspace`. Each request locks the workspace, computes its answer synchronously
+//! (analysis is fast, and salsa needs exclusive access to apply edits), and unlocks before
+//! anything is sent to the client. A fault inside an analysis becomes a JSON-RPC error,
+//! never a dead server.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard};
+
+use rex_compiler::Span;
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::capabilities::capabilities;
+use crate::commands;
+use crate::convert;
+use crate::workspace::{Document, Workspace};
+
+pub struct Backend {
+    client: Client,
+    workspace: Mutex<Workspace>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            workspace: Mutex::new(Workspace::new()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Workspace> {
+        // A panic while locked is caught below; the workspace itself stays consistent
+        // (inputs are only replaced whole), so a poisoned lock is still usable.
+        self.workspace.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on an open document; `Ok(None)` when the document is not open.
+    fn on_document<T>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Workspace, &Document) -> Option<T>,
+    ) -> Result<Option<T>> {
+        let ws = self.lock();
+        let Some(doc) = ws.document(uri.as_str()) else {
+            return Ok(None);
+        };
+        catch_unwind(AssertUnwindSafe(|| f(&ws, doc))).map_err(|_| internal_error())
+    }
+
+    /// Publishes the diagnostics of a document as it is now.
+    async fn publish(&self, uri: Uri) {
+        let computed = {
+            let ws = self.lock();
+            ws.document(uri.as_str()).map(|doc| {
+                let diags = catch_unwind(AssertUnwindSafe(|| convert::diagnostics(&ws, doc)));
+                (diags.unwrap_or_default(), doc.version)
+            })
+        };
+        if let Some((diags, version)) = computed {
+            self.client
+                .publish_diagnostics(uri, diags, Some(version))
+                .await;
+        }
+    }
+}
+
+fn internal_error() -> Error {
+    let mut e = Error::internal_error();
+    e.message = "internal error in the Rex analysis (this is a bug)".into();
+    e
+}
+
+fn offset_in(ws: &Workspace, doc: &Document, pos: Position) -> usize {
+    ws.offset(doc, pos)
+}
+
+fn location(ws: &Workspace, doc: &Document, uri: &Uri, span: Span) -> Location {
+    Location {
+        uri: uri.clone(),
+        range: ws.range(doc, span),
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+        Ok(InitializeResult {
+            capabilities: capabilities(),
+            server_info: Some(ServerInfo {
+                name: "rex".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.lock().open(doc.uri.as_str(), doc.text, doc.version);
+        self.publish(doc.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let doc = params.text_document;
+        let changed = self
+            .lock()
+            .change(doc.uri.as_str(), doc.version, params.content_changes);
+        if changed {
+            self.publish(doc.uri).await;
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.lock().close(uri.as_str());
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = params.text_document_position_params;
+        self.on_document(&p.text_document.uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            let h = rex_ide::hover::hover(&ws.db, doc.file, offset)?;
+            Some(convert::hover(ws, doc, &h))
+        })
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let p = params.text_document_position;
+        self.on_document(&p.text_document.uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            let c = rex_ide::completion::completion(&ws.db, doc.file, offset);
+            Some(convert::completions(ws, doc, c))
+        })
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let p = params.text_document_position_params;
+        self.on_document(&p.text_document.uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            let s = rex_ide::signature_help::signature_help(&ws.db, doc.file, offset)?;
+            Some(convert::signature_help(s))
+        })
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let p = params.text_document_position_params;
+        let uri = p.text_document.uri;
+        self.on_document(&uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            let span = rex_ide::navigation::definition(&ws.db, doc.file, offset)?;
+            Some(GotoDefinitionResponse::Scalar(location(
+                ws, doc, &uri, span,
+            )))
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let p = params.text_document_position;
+        let uri = p.text_document.uri;
+        let include = params.context.include_declaration;
+        self.on_document(&uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            let spans = rex_ide::navigation::references(&ws.db, doc.file, offset, include);
+            Some(
+                spans
+                    .into_iter()
+                    .map(|s| location(ws, doc, &uri, s))
+                    .collect(),
+            )
+        })
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let uri = params.text_document.uri;
+        let answer = self.on_document(&uri, |ws, doc| {
+            let offset = offset_in(ws, doc, params.position);
+            Some(
+                rex_ide::navigation::prepare_rename(&ws.db, doc.file, offset)
+                    .map(|(span, name)| (ws.range(doc, span), name)),
+            )
+        })?;
+        match answer {
+            None => Ok(None),
+            Some(Ok((range, placeholder))) => {
+                Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+                    range,
+                    placeholder,
+                }))
+            }
+            Some(Err(e)) => Err(Error::invalid_params(e.to_string())),
+        }
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let p = params.text_document_position;
+        let uri = p.text_document.uri;
+        let answer = self.on_document(&uri, |ws, doc| {
+            let offset = offset_in(ws, doc, p.position);
+            Some(
+                rex_ide::navigation::rename(&ws.db, doc.file, offset, &params.new_name).map(
+                    |edits| {
+                        edits
+                            .into_iter()
+                            .map(|e| TextEdit {
+                                range: ws.range(doc, e.span),
+                                new_text: e.new_text,
+                            })
+                            .collect::<Vec<_>>()
+                    },
+                ),
+            )
+        })?;
+        match answer {
+            None => Ok(None),
+            Some(Ok(edits)) => Ok(Some(WorkspaceEdit {
+                changes: Some([(uri, edits)].into_iter().collect()),
+                ..WorkspaceEdit::default()
+            })),
+            Some(Err(e)) => Err(Error::invalid_params(e.to_string())),
+        }
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        self.on_document(&params.text_document.uri, |ws, doc| {
+            let symbols = rex_ide::symbols::document_symbols(&ws.db, doc.file)
+                .into_iter()
+                .map(|s| convert::document_symbol(ws, doc, s))
+                .collect();
+            Some(DocumentSymbolResponse::Nested(symbols))
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.on_document(&params.text_document.uri, |ws, doc| {
+            let start = ws.offset(doc, params.range.start);
+            let end = ws.offset(doc, params.range.end);
+            let range = Span::new(start.min(end), start.max(end));
+            let hints = rex_ide::inlay_hints::inlay_hints(&ws.db, doc.file, Some(range))
+                .into_iter()
+                .map(|h| convert::inlay_hint(ws, doc, h))
+                .collect();
+            Some(hints)
+        })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let range = params.range;
+        let mut ws = self.lock();
+        commands::code_actions(&mut ws, &uri, range)
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let outcome = {
+            let mut ws = self.lock();
+            commands::execute(&mut ws, &params.command, params.arguments)?
+        };
+        if let Some(edit) = outcome.edit {
+            // The client applies the edit and then sends the usual didChange.
+            let _ = self.client.apply_edit(edit).await;
+        }
+        Ok(Some(outcome.result))
+    }
+}
