@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod ide;
 mod lsp;
 mod render;
 mod stack;
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run a semantic-assist command (`rex.*` of the LSP) on a file and print its JSON.
+    Ide(ide::IdeArgs),
     /// Run the language server (LSP over stdin/stdout).
     Lsp(lsp::LspArgs),
 }
@@ -34,6 +37,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Ide(args) => ide::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     });
     status.into()

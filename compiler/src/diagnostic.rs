@@ -84,6 +84,8 @@ pub enum Code {
     MissingExport,
     ImportConflict,
     UnknownModule,
+    /// Warning: a `match` arm that earlier arms make unreachable.
+    RedundantArm,
     /// Information: a typed hole and its expected type.
     HoleInfo,
 }
@@ -122,6 +124,7 @@ impl Code {
             Code::MissingExport => "E0402",
             Code::ImportConflict => "E0403",
             Code::UnknownModule => "E0404",
+            Code::RedundantArm => "W0301",
             Code::HoleInfo => "I0001",
         }
     }
@@ -132,7 +135,7 @@ impl Code {
             "I00" => Category::Hole,
             "E01" => Category::Syntax,
             "E02" => Category::Name,
-            "E03" => Category::Type,
+            "E03" | "W03" => Category::Type,
             _ => Category::Module,
         }
     }

@@ -262,8 +262,8 @@ impl LanguageServer for Backend {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let range = params.range;
-        let mut ws = self.lock();
-        commands::code_actions(&mut ws, &uri, range)
+        let ws = self.lock();
+        commands::code_actions(&ws, &uri, range)
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

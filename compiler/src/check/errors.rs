@@ -68,6 +68,16 @@ impl Diag {
         .with_data(DiagnosticData::AmbiguousType { constraint })
     }
 
+    pub fn redundant_arm(span: Span) -> TypeDiag {
+        let mut d = Diagnostic::error(
+            Code::RedundantArm,
+            span,
+            "this arm is never reached: the arms before it match every value it matches",
+        );
+        d.severity = crate::diagnostic::Severity::Warning;
+        d
+    }
+
     pub fn non_exhaustive(missing: Vec<String>, span: Span) -> TypeDiag {
         Diagnostic::error(
             Code::NonExhaustiveMatch,

@@ -893,67 +893,6 @@ impl<'a> Infer<'a> {
         }
     }
 
-    fn exhaustiveness(&mut self, e: ExprId, st: &Ty, arms: &[Arm]) {
-        let st = self.u.zonk(st);
-        let Some(adt) = self.env.adt_of_type(&st) else {
-            if st == Ty::con("bool") {
-                let mut seen = [false, false];
-                for arm in arms {
-                    match &self.arena.pat(arm.pat).kind {
-                        PatKind::Lit(Literal::Bool(b)) => seen[usize::from(*b)] = true,
-                        PatKind::Wildcard | PatKind::Var(_) => return,
-                        _ => {}
-                    }
-                }
-                let missing: Vec<String> = [("false", seen[0]), ("true", seen[1])]
-                    .iter()
-                    .filter(|(_, s)| !s)
-                    .map(|(n, _)| n.to_string())
-                    .collect();
-                if !missing.is_empty() {
-                    self.diags
-                        .push(Diag::non_exhaustive(missing, self.match_span(e)));
-                }
-            }
-            return;
-        };
-        let adt_ctors = adt.ctors.clone();
-        let mut covered = vec![false; adt_ctors.len()];
-        for arm in arms {
-            let pat = self.arena.pat(arm.pat);
-            let name = match &pat.kind {
-                PatKind::Wildcard | PatKind::Var(_) => return,
-                PatKind::Ctor { path, .. } => Some(path.name.text.as_str()),
-                PatKind::List(ps) if ps.is_empty() => Some("Empty"),
-                PatKind::List(_) | PatKind::Cons(..) => Some("Cons"),
-                _ => None,
-            };
-            if let Some(n) = name {
-                if let Some(i) = adt_ctors
-                    .iter()
-                    .position(|c| *self.env.ctors[*c].name == *n)
-                {
-                    covered[i] = true;
-                }
-            }
-        }
-        let missing: Vec<String> = adt_ctors
-            .iter()
-            .zip(&covered)
-            .filter(|(_, c)| !**c)
-            .map(|(id, _)| self.env.ctors[*id].name.to_string())
-            .collect();
-        if !missing.is_empty() {
-            self.diags
-                .push(Diag::non_exhaustive(missing, self.match_span(e)));
-        }
-    }
-
-    fn match_span(&self, e: ExprId) -> Span {
-        let s = self.span(e);
-        Span::new(s.start as usize, (s.start + 5).min(s.end) as usize)
-    }
-
     // ------------------------------------------------------------------ patterns
 
     pub fn bind(&mut self, name: &str, t: Ty, span: Span) {

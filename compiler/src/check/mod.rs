@@ -4,6 +4,7 @@ mod apply;
 mod cascade;
 pub mod env;
 pub mod errors;
+mod exhaustive;
 pub mod infer;
 pub mod item;
 pub mod lower;
