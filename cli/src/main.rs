@@ -5,6 +5,7 @@ mod check;
 mod exit;
 mod ide;
 mod lsp;
+mod playground;
 mod render;
 mod stack;
 
@@ -31,6 +32,8 @@ enum Command {
     Ide(ide::IdeArgs),
     /// Run the language server (LSP over stdin/stdout).
     Lsp(lsp::LspArgs),
+    /// Serve the browser playground (built by playground/build.sh) on localhost.
+    Playground(playground::PlaygroundArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -39,6 +42,7 @@ fn main() -> std::process::ExitCode {
         Command::Check(args) => check::run(&args, cli.color),
         Command::Ide(args) => ide::run(&args),
         Command::Lsp(args) => lsp::run(&args),
+        Command::Playground(args) => playground::run(&args),
     });
     status.into()
 }

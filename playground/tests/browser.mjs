@@ -1,0 +1,208 @@
+// The playground in real Chromium: type, see diagnostics, hover, holes, examples, the URL,
+// hostile input; then the .wasm size and keystroke-to-diagnostics latency on 500 lines.
+// Usage: node playground/tests/browser.mjs  (after playground/build.sh and a release `rex`)
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, runTests, startServer } from './harness.mjs';
+import { measureKeystrokeLatency } from './latency.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const playground = path.dirname(here);
+const repo = path.dirname(playground);
+const dist = path.join(playground, 'dist');
+const artefacts = path.join(playground, 'test-results');
+const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target');
+const rex = process.env.REX_BIN ?? path.join(targetDir, 'release', 'rex');
+
+/// Waits until the page has shown the analysis of its newest text.
+async function analysed(page) {
+  await page.waitForFunction(() => window.rexPlayground &&
+    document.body.dataset.analyzedVersion === String(window.rexPlayground.version()));
+}
+
+async function open(page, url) {
+  await page.goto(url);
+  await analysed(page);
+}
+
+/// Replaces the program as a person pasting it would.
+async function typeProgram(page, text) {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+  await analysed(page);
+}
+
+const problems = (page) => page.locator('#problems .list li').allTextContents();
+
+async function hoverText(page, offset) {
+  const at = await page.evaluate((o) => {
+    const c = window.rexPlayground.view.coordsAtPos(o);
+    return { x: (c.left + c.right) / 2 + 1, y: (c.top + c.bottom) / 2 };
+  }, offset);
+  await page.mouse.move(at.x, at.y);
+  const tooltip = page.locator('.cm-tooltip-hover');
+  await tooltip.waitFor({ timeout: 5000 });
+  return tooltip.textContent();
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const tests = [
+  ['loads the page and checks the default example', async ({ page, url, shot }) => {
+    await open(page, url);
+    expect((await page.locator('#hole-count').textContent()) === '1', 'one hole in the pH example');
+    const list = await problems(page);
+    expect(list.length === 1 && list[0].includes('I0001'), `only the hole note: ${list}`);
+    await shot('loaded');
+  }],
+
+  ['a misspelled name gets a diagnostic', async ({ page, url, shot }) => {
+    await open(page, url);
+    await typeProgram(page, 'fn double : i32 -> i32 = \\n -> n * 2\n\nlet total = dobule 21 in\ntotal\n');
+    const list = await problems(page);
+    expect(list.some((p) => p.includes('E0201') && p.includes('dobule')), `diagnostic: ${list}`);
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    expect((await page.locator('#problem-count').textContent()) === '1', 'one problem');
+    await shot('misspelled-name');
+    // Fixing the name by typing clears it.
+    await page.keyboard.press('Control+End');
+    await page.evaluate(() => {
+      const v = window.rexPlayground.view;
+      const at = v.state.doc.toString().indexOf('dobule');
+      v.dispatch({ selection: { anchor: at + 1, head: at + 4 } });
+    });
+    await page.keyboard.type('oub');
+    await analysed(page);
+    expect((await page.locator('#problem-count').textContent()) === '0', 'fixed by typing');
+  }],
+
+  ['hovering a binding shows its type', async ({ page, url, shot }) => {
+    await open(page, url);
+    const text = 'fn double : i32 -> i32 = \\n -> n * 2\n\nlet total = double 21 in\ntotal\n';
+    await typeProgram(page, text);
+    const tip = await hoverText(page, text.indexOf('total') + 2);
+    expect(tip.includes('total : i32'), `hover on the binding: ${tip}`);
+    await shot('hover');
+  }],
+
+  ['completion offers what fits the expected type first', async ({ page, url, shot }) => {
+    await open(page, url);
+    await typeProgram(page, 'fn double : i32 -> i32 = \\n -> n * 2\nlet dozen = 12 in\nlet total : i32 = ');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('do');
+    const first = page.locator('.cm-tooltip-autocomplete li').first();
+    await first.waitFor();
+    const label = await first.textContent();
+    expect(label.startsWith('dozen'), `first completion: ${label}`);
+    await shot('completion');
+    await page.keyboard.press('Enter');
+    const text = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(text.endsWith('let total : i32 = dozen'), `completed: ${text}`);
+  }],
+
+  ['the holes panel lists the hole with its expected type', async ({ page, url, shot }) => {
+    await open(page, url);
+    await page.selectOption('#examples', 'ph');
+    await analysed(page);
+    await page.click('nav [data-panel=holes]');
+    const hole = page.locator('#holes .list li').first();
+    expect((await hole.textContent()).includes('? : Result string string'), await hole.textContent());
+    await hole.click();
+    await page.locator('#hole-detail .binding', { hasText: 'sensor_reading : string' }).waitFor();
+    await shot('holes-panel');
+  }],
+
+  ['a hole is filled with its first candidate', async ({ page, url, shot }) => {
+    await open(page, url);
+    await page.selectOption('#examples', 'ph');
+    await analysed(page);
+    await page.click('nav [data-panel=holes]');
+    await page.locator('#holes .list li').first().click();
+    const first = page.locator('#hole-detail button.candidate').first();
+    await first.waitFor();
+    const candidate = await first.textContent();
+    expect(candidate === 'qc_label_from_sensor sensor_reading', `first candidate: ${candidate}`);
+    await shot('hole-candidates');
+    await first.click();
+    await analysed(page);
+    const text = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(text.includes('let qc_label : Result string string = qc_label_from_sensor sensor_reading in'),
+      `filled: ${text}`);
+    expect((await page.locator('#hole-count').textContent()) === '0', 'no hole left');
+    expect((await page.locator('#problem-count').textContent()) === '0', 'no problem');
+    await shot('hole-filled');
+  }],
+
+  ['the quick-fix menu repairs a misspelled name', async ({ page, url, shot }) => {
+    await open(page, url);
+    const text = 'fn double : i32 -> i32 = \\n -> n * 2\n\nlet total = dobule 21 in\ntotal\n';
+    await typeProgram(page, text);
+    await page.evaluate((at) => window.rexPlayground.view.dispatch({ selection: { anchor: at } }),
+      text.indexOf('dobule') + 2);
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('#menu button', { hasText: 'double' }).first();
+    await fix.waitFor();
+    await shot('quick-fix-menu');
+    await fix.click();
+    await analysed(page);
+    const fixed = await page.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(fixed.includes('let total = double 21 in'), `fixed: ${fixed}`);
+    expect((await page.locator('#problem-count').textContent()) === '0', 'no problem');
+  }],
+
+  ['the examples menu loads an example and the URL keeps it', async ({ page, url, shot }) => {
+    await open(page, url);
+    await page.selectOption('#examples', 'mk');
+    await analysed(page);
+    await page.click('nav [data-panel=holes]');
+    const hole = await page.locator('#holes .list li').first().textContent();
+    expect(hole.includes('? : string'), `mk hole: ${hole}`);
+    await page.waitForFunction(() =>
+      document.body.dataset.urlVersion === String(window.rexPlayground.version()));
+    const link = page.url();
+    const again = await page.context().newPage();
+    await open(again, link);
+    const text = await again.evaluate(() => window.rexPlayground.view.state.doc.toString());
+    expect(text.startsWith('fn mk : i32 -> string'), `reloaded: ${text}`);
+    await again.close();
+    await shot('examples-and-url');
+  }],
+
+  ['deeply nested input is reported, not a crash', async ({ page, url, shot }) => {
+    await open(page, url);
+    await typeProgram(page, `${'('.repeat(20000)}1`);
+    const list = await problems(page);
+    expect(list.some((p) => p.includes('E0107')), `nesting diagnostic: ${list.slice(0, 3)}`);
+    await typeProgram(page, `${'[' .repeat(3000)}${']'.repeat(3000)}`);
+    await typeProgram(page, 'let x = 1 in x');
+    expect((await page.locator('#problem-count').textContent()) === '0', 'recovers');
+    await shot('deep-nesting');
+  }],
+];
+
+const started = Date.now();
+const wasm = await readFile(path.join(dist, 'rex_playground_bg.wasm'));
+console.log(`wasm size: ${wasm.length} bytes raw, ${gzipSync(wasm, { level: 9 }).length} bytes gzipped`);
+
+const server = await startServer(rex, dist);
+const browser = await launchBrowser();
+let result;
+try {
+  result = await runTests(tests, { context: browser.context, url: server.url, artefacts });
+  const page = await browser.context.newPage();
+  await open(page, server.url);
+  await measureKeystrokeLatency(page, { lines: 500, keystrokes: 30, analysed });
+  await page.screenshot({ path: path.join(artefacts, 'latency-500-lines.png') });
+  await page.close();
+} finally {
+  await browser.close();
+  server.stop();
+}
+console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`browser: ${result.passed} passed, ${result.failed} failed`);
+process.exit(result.failed === 0 ? 0 : 1);

@@ -1,0 +1,101 @@
+//! The playground session as the worker drives it: text in, JSON-shaped results out, and
+//! edits answered from the same database.
+
+use rex_playground::Session;
+
+const WITH_TYPO_AND_HOLE: &str = "fn double : i32 -> i32 = \\n -> n * 2\n\
+let name = \"λ\" in\n\
+let total : i32 = {- 𝔸 -} dobule 2 in\n\
+let label : string = {- 𝔸 -} ? in\n\
+total\n";
+
+#[test]
+fn analysis_reports_diagnostics_and_holes_with_utf16_ranges() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    insta::assert_json_snapshot!(session.analyze());
+}
+
+#[test]
+fn hover_gives_the_type_at_a_position() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    // `total` on the last line.
+    insta::assert_json_snapshot!(session.hover(4, 2));
+    assert!(session.hover(99, 0).is_none(), "past the end");
+}
+
+#[test]
+fn hover_on_a_binding_gives_its_declared_type() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    // `name` where it is bound.
+    let hover = session.hover(1, 5).expect("a hover");
+    assert_eq!(hover.code, "name : string");
+}
+
+#[test]
+fn completion_ranks_what_fits_first() {
+    let mut session = Session::new();
+    session.set_text(
+        "fn double : i32 -> i32 = \\n -> n * 2\nlet dozen = 12 in\nlet total : i32 = do\n",
+    );
+    insta::assert_json_snapshot!(session.completion(2, 20));
+}
+
+#[test]
+fn an_edit_replaces_the_previous_analysis() {
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    assert_eq!(session.analyze().holes.len(), 1);
+    let fixed = WITH_TYPO_AND_HOLE
+        .replace("dobule", "double")
+        .replace('?', "name");
+    session.set_text(&fixed);
+    let after = session.analyze();
+    assert!(after.holes.is_empty());
+    assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
+}
+
+#[test]
+fn hostile_text_gives_diagnostics_not_a_crash() {
+    let mut session = Session::new();
+    for text in [
+        "(".repeat(50_000),
+        "\"unterminated".to_string(),
+        "{- open comment".to_string(),
+        "\u{feff}\0\u{1F600}".to_string(),
+    ] {
+        session.set_text(&text);
+        assert!(!session.analyze().diagnostics.is_empty(), "{text:.20}");
+    }
+}
+
+#[test]
+fn semantic_commands_run_on_the_document() {
+    let mut session = Session::new();
+    session.set_text(
+        "fn mk : i32 -> string = \\n -> \"value\"\nlet x = 1 in\nlet y : string = ? in\ny\n",
+    );
+    let at_hole = serde_json::json!({ "uri": rex_playground::session::DOCUMENT_URI, "line": 2, "character": 17 });
+    let step = session
+        .execute("rex.semanticLoopStep", &at_hole)
+        .expect("the step runs");
+    let fills: Vec<&str> = step["holeFillCandidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["replacement"].as_str())
+        .collect();
+    assert_eq!(fills.first(), Some(&"mk x"), "{fills:?}");
+
+    let elsewhere = serde_json::json!({ "uri": "file:///other.rex", "line": 0, "character": 0 });
+    let err = session
+        .execute("rex.semanticLoopStep", &elsewhere)
+        .expect_err("one document only");
+    assert!(err.contains("unknown document"), "{err}");
+    let err = session
+        .execute("rex.noSuchCommand", &at_hole)
+        .expect_err("unknown command");
+    assert!(err.contains("unknown command"), "{err}");
+}

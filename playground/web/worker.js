@@ -1,0 +1,96 @@
+// The analysis worker: owns the one WebAssembly Playground (one salsa database), so typing
+// never waits for the compiler. Text updates apply at once; analysis of the newest text
+// runs when the message queue is drained, so a burst of keystrokes costs one analysis.
+import init, { Playground } from '../build/pkg/rex_playground.js';
+
+const ready = init({ module_or_path: new URL('rex_playground_bg.wasm', import.meta.url) })
+  .then(() => new Playground());
+
+let latestVersion = -1;
+let analysisScheduled = false;
+
+function analyzeLatest(playground) {
+  analysisScheduled = false;
+  const started = performance.now();
+  const result = JSON.parse(playground.analyze());
+  self.postMessage({
+    kind: 'analysis',
+    version: latestVersion,
+    analysisMs: performance.now() - started,
+    ...result,
+  });
+}
+
+// Runs a `rex.*` command of the semantic-assist contract: `{result}` or `{error}`.
+function execute(playground, command, args) {
+  return JSON.parse(playground.execute(command, JSON.stringify({ uri: playground.documentUri(), ...args })));
+}
+
+// The semantic loop step at a position, or the error that prevented it.
+function step(playground, msg) {
+  return execute(playground, 'rex.semanticLoopStep', { line: msg.line, character: msg.character });
+}
+
+// A request asks the Playground something about the current text: `{result}` or `{error}`.
+function answer(playground, msg) {
+  switch (msg.kind) {
+    case 'hover':
+      return { result: JSON.parse(playground.hover(msg.line, msg.character)) };
+    case 'completion':
+      return { result: JSON.parse(playground.completion(msg.line, msg.character)) };
+    case 'holeCandidates': {
+      const { result, error } = step(playground, msg);
+      if (error) return { error };
+      return {
+        result: result.holeFillCandidates.map((c) => ({ replacement: c.replacement, detail: c.name })),
+      };
+    }
+    case 'quickFixes': {
+      const { result, error } = step(playground, msg);
+      return error ? { error } : { result: result.quickFixes };
+    }
+    case 'repair':
+      return execute(playground, 'rex.semanticLoopApplyBestQuickFixesAt', {
+        line: msg.line, character: msg.character, strategy: msg.strategy, dryRun: false,
+      });
+    default:
+      return { error: `this build cannot answer \`${msg.kind}\` yet` };
+  }
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  let playground;
+  try {
+    playground = await ready;
+  } catch (e) {
+    self.postMessage({ kind: 'crashed', message: `cannot start the compiler: ${e.message}` });
+    return;
+  }
+  try {
+    if (msg.kind === 'update') {
+      playground.setText(msg.text);
+      latestVersion = msg.version;
+      if (!analysisScheduled) {
+        analysisScheduled = true;
+        setTimeout(() => {
+          try {
+            analyzeLatest(playground);
+          } catch (e) {
+            crashed(e);
+          }
+        }, 0);
+      }
+      return;
+    }
+    self.postMessage({ kind: 'reply', id: msg.id, ...answer(playground, msg) });
+  } catch (e) {
+    crashed(e, msg.id);
+  }
+};
+
+// A trap leaves the WebAssembly instance unusable; the page starts a fresh worker.
+function crashed(error, id) {
+  self.postMessage({ kind: 'crashed', id, version: latestVersion, message: String(error) });
+  self.close();
+}
