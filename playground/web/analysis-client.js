@@ -45,6 +45,16 @@ export class AnalysisClient {
     // The same text would crash the new worker again: wait for the next edit.
   }
 
+  /// Stops whatever the worker is doing (a long run) and starts a fresh one with the
+  /// current text; pending requests fail with `reason`.
+  stop(reason) {
+    this.worker.terminate();
+    for (const { reject } of this.pending.values()) reject(new Error(reason));
+    this.pending.clear();
+    this.start();
+    this.update(this.text);
+  }
+
   update(text) {
     this.text = text;
     this.version += 1;

@@ -56,6 +56,7 @@ function showAnalysis(msg) {
     severity: d.severity,
     source: d.code,
     message: [d.message, ...d.notes].join('\n'),
+    actions: d.severity === 'info' ? [] : [QUICK_FIX_ACTION],
   }));
   view.dispatch(setDiagnostics(view.state, diagnostics));
   renderProblems(msg.diagnostics, (d) => jumpTo(d.range.start));
@@ -68,6 +69,15 @@ function showAnalysis(msg) {
   document.body.dataset.analyzedVersion = String(msg.version);
   showStatus(`checked in ${msg.analysisMs.toFixed(1)} ms`);
 }
+
+// The button in a squiggle's tooltip: the quick-fix menu at the start of the problem.
+const QUICK_FIX_ACTION = {
+  name: 'Quick fix…',
+  apply(view, from) {
+    view.dispatch({ selection: { anchor: from } });
+    openQuickFixes();
+  },
+};
 
 function jumpTo(position) {
   const at = toOffset(view.state.doc, position);
@@ -145,19 +155,49 @@ function fillHole(hole, replacement) {
   });
 }
 
+// Run: the worker evaluates under a step budget; Stop abandons that worker for a fresh one,
+// so even a run within budget never holds the page.
+let running = false;
+const runButton = document.getElementById('run');
+
 async function runProgram() {
+  if (running) {
+    client.stop('stopped');
+    return;
+  }
   selectPanel('output');
   const out = document.getElementById('output-text');
   out.classList.remove('failed');
   out.textContent = 'running…';
+  running = true;
+  runButton.textContent = 'Stop';
   try {
-    const result = await client.request('run', {});
-    out.textContent = result.output;
-    out.classList.toggle('failed', !result.ok);
+    showRun(out, await client.request('run', {}));
   } catch (e) {
     out.textContent = e.message;
     out.classList.add('failed');
+  } finally {
+    running = false;
+    runButton.textContent = 'Run';
   }
+}
+
+function showRun(out, run) {
+  if (!run.ok) {
+    out.textContent = run.error;
+    out.classList.add('failed');
+    return;
+  }
+  const lines = [run.value];
+  for (const hole of run.holes) {
+    const where = `${hole.range.start.line + 1}:${hole.range.start.character + 1}`;
+    const env = hole.env.map((b) => `${b.name} = ${b.value}`).join(', ');
+    lines.push(`reached ${hole.name} at ${where}${env ? ` with ${env}` : ''}`);
+  }
+  if (run.holesReached > run.holes.length) {
+    lines.push(`… ${run.holesReached - run.holes.length} more hole evaluations`);
+  }
+  out.textContent = lines.join('\n');
 }
 
 // The quick-fix menu at the cursor: the fixes of the semantic loop step there, best first,
@@ -258,7 +298,7 @@ examples.addEventListener('change', () => {
   const example = EXAMPLES.find((e) => e.id === examples.value);
   if (example) setProgram(example.text);
 });
-document.getElementById('run').addEventListener('click', runProgram);
+runButton.addEventListener('click', runProgram);
 document.getElementById('quick-fix').addEventListener('click', openQuickFixes);
 document.getElementById('copy-link').addEventListener('click', async () => {
   try {
