@@ -178,7 +178,17 @@ const tests = [
     await typeProgram(page, `${'('.repeat(20000)}1`);
     const list = await problems(page);
     expect(list.some((p) => p.includes('E0107')), `nesting diagnostic: ${list.slice(0, 3)}`);
-    await typeProgram(page, `${'[' .repeat(3000)}${']'.repeat(3000)}`);
+    await typeProgram(page, `${'['.repeat(3000)}${']'.repeat(3000)}`);
+    const lambdas = `${'\\x -> '.repeat(5000)}x ?`;
+    await typeProgram(page, lambdas);
+    await hoverText(page, lambdas.length - 3).catch(() => null);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+.');
+    await page.locator('#menu').waitFor();
+    await page.keyboard.press('Escape');
+    await typeProgram(page, `${'1 + '.repeat(30000)}1`);
+    const crashes = await page.evaluate(() => window.rexPlayground.crashes());
+    expect(crashes === 0, `the worker crashed ${crashes} time(s)`);
     await typeProgram(page, 'let x = 1 in x');
     expect((await page.locator('#problem-count').textContent()) === '0', 'recovers');
     await shot('deep-nesting');

@@ -65,6 +65,11 @@ fn hostile_text_gives_diagnostics_not_a_crash() {
         "\"unterminated".to_string(),
         "{- open comment".to_string(),
         "\u{feff}\0\u{1F600}".to_string(),
+        format!("{}1 +", "1 + ".repeat(100_000)),
+        format!("{}x", "\\x -> ".repeat(20_000)),
+        format!("{}0", "let a = 1 in ".repeat(20_000)),
+        format!("{}0", "if true then 1 else ".repeat(20_000)),
+        format!("{}]", "[".repeat(20_000)),
     ] {
         session.set_text(&text);
         assert!(!session.analyze().diagnostics.is_empty(), "{text:.20}");

@@ -19,9 +19,13 @@ const timings = [];
 const editedAt = new Map();
 let lastAnalysis = { diagnostics: [], holes: [] };
 
+let crashes = 0;
 const client = new AnalysisClient({
   onAnalysis: showAnalysis,
-  onCrash: (message) => showStatus(`analysis crashed (${message}); it restarts on the next edit`),
+  onCrash: (message) => {
+    crashes += 1;
+    showStatus(`analysis crashed (${message}); it restarts on the next edit`);
+  },
 });
 
 const view = new EditorView({
@@ -318,4 +322,5 @@ if (!(await loadFromUrl())) setProgram(EXAMPLES[0].text);
 // For the browser tests: the editor, latencies, and the newest text version sent.
 window.rexPlayground = {
   view, timings, setProgram, lastAnalysis: () => lastAnalysis, version: () => client.version,
+  crashes: () => crashes,
 };
