@@ -89,7 +89,7 @@ fn read_sources(paths: &[PathBuf]) -> Option<Vec<(String, String)>> {
 }
 
 /// The OS message without the trailing ` (os error N)` that `io::Error` appends.
-fn describe_io_error(err: &io::Error) -> String {
+pub(crate) fn describe_io_error(err: &io::Error) -> String {
     if err.kind() == io::ErrorKind::InvalidData {
         return "the file is not valid UTF-8".to_string();
     }

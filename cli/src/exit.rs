@@ -11,6 +11,10 @@ pub enum Status {
     Errors,
     /// Bad usage or an I/O problem (unreadable file, closed output): exit 2.
     Failure,
+    /// `rex run` stopped at a resource limit (gas, time, recursion depth): exit 3.
+    Limit,
+    /// `rex run` failed at run time (division by zero, index out of range...): exit 4.
+    RuntimeError,
 }
 
 impl Status {
@@ -19,6 +23,8 @@ impl Status {
             Status::Success => 0,
             Status::Errors => 1,
             Status::Failure => 2,
+            Status::Limit => 3,
+            Status::RuntimeError => 4,
         }
     }
 }

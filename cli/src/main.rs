@@ -8,6 +8,7 @@ mod lsp;
 mod modules;
 mod playground;
 mod render;
+mod run;
 mod stack;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ struct Cli {
 enum Command {
     /// Parse and check Rex files and report their diagnostics.
     Check(check::CheckArgs),
+    /// Run a Rex program (a file, `-c CODE` or `--stdin`) and print its value.
+    Run(run::RunArgs),
     /// Run a semantic-assist command (`rex.*` of the LSP) on a file and print its JSON.
     Ide(ide::IdeArgs),
     /// Run the language server (LSP over stdin/stdout).
@@ -41,6 +44,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let status = stack::run_with_large_stack(move || match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Run(args) => run::run(&args, cli.color),
         Command::Ide(args) => ide::run(&args),
         Command::Lsp(args) => lsp::run(&args),
         Command::Playground(args) => playground::run(&args),

@@ -353,3 +353,22 @@ pub fn types_at(db: &Database, file: SourceFile, offset: usize) -> Option<TypesA
         expected,
     })
 }
+
+/// The prelude's items checked as their own program, once for every file that runs.
+#[salsa::tracked(returns(ref))]
+pub fn prelude_types(db: &dyn salsa::Database, prelude: Prelude) -> Vec<ItemTypes> {
+    let parsed = parse(db, prelude.file(db));
+    let env = Env::build(&parsed.items, &[]);
+    parsed
+        .items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let at = ItemRef {
+                prelude: true,
+                index: index as u32,
+            };
+            check_item(&env, item, at)
+        })
+        .collect()
+}

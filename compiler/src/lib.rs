@@ -4,6 +4,7 @@
 pub mod check;
 pub mod db;
 pub mod diagnostic;
+pub mod eval;
 pub mod line_index;
 pub mod modules;
 pub mod resolve;

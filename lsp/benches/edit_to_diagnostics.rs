@@ -46,14 +46,15 @@ fn ms(d: Duration) -> f64 {
 fn main() {
     let text = program();
     let lines = text.lines().count();
-    // The `+ 62` of `step_62`, in the middle of the file.
+    // The `2` of `+ 62` in `step_62`, in the middle of the file.
     let needle = "step_61 x + 62 in";
-    let at = text.find(needle).expect("the edited line") + needle.len() - 4;
-    let line = text[..at].matches('\n').count() as u32;
-    let character = (at - text[..at].rfind('\n').map_or(0, |i| i + 1)) as u32;
+    let call = text.find(needle).expect("the edited line");
+    let digit = call + "step_61 x + 6".len();
+    let line = text[..digit].matches('\n').count() as u32;
+    let character = (digit - text[..digit].rfind('\n').map_or(0, |i| i + 1)) as u32;
     let range = Range {
-        start: Position::new(line, character + 1),
-        end: Position::new(line, character + 2),
+        start: Position::new(line, character),
+        end: Position::new(line, character + 1),
     };
 
     let mut ws = Workspace::new();
@@ -107,6 +108,23 @@ fn main() {
         assert!(parsed.diagnostics.is_empty());
     }
 
+    // Requests right after an edit, at the edited spot: completion (every candidate's type
+    // fit) and hover.
+    // The cursor after `step_6` of that line's call.
+    let offset = call + "step_6".len();
+    let mut completions = Vec::new();
+    let mut hovers = Vec::new();
+    for _ in 0..21 {
+        let doc = ws.document(URI).expect("open");
+        let t = Instant::now();
+        let c = rex_ide::completion::completion(&ws.db, doc.file, offset);
+        completions.push(t.elapsed());
+        assert!(!c.items.is_empty());
+        let t = Instant::now();
+        let _ = rex_ide::hover::hover(&ws.db, doc.file, offset);
+        hovers.push(t.elapsed());
+    }
+
     let edit = median(edits);
     let cold = median(colds);
     println!("edit_to_diagnostics: {lines} lines, {FUNCTIONS} fns");
@@ -123,6 +141,14 @@ fn main() {
     println!(
         "    of which: re-check (salsa)  {:8.3} ms",
         ms(median(query))
+    );
+    println!(
+        "  completion at the edit        {:8.3} ms",
+        ms(median(completions))
+    );
+    println!(
+        "  hover at the edit             {:8.3} ms",
+        ms(median(hovers))
     );
     println!(
         "  whole-file parse alone        {:8.3} ms",

@@ -19,9 +19,13 @@ const timings = [];
 const editedAt = new Map();
 let lastAnalysis = { diagnostics: [], holes: [] };
 
+let crashes = 0;
 const client = new AnalysisClient({
   onAnalysis: showAnalysis,
-  onCrash: (message) => showStatus(`analysis crashed (${message}); it restarts on the next edit`),
+  onCrash: (message) => {
+    crashes += 1;
+    showStatus(`analysis crashed (${message}); it restarts on the next edit`);
+  },
 });
 
 const view = new EditorView({
@@ -299,6 +303,13 @@ examples.addEventListener('change', () => {
   if (example) setProgram(example.text);
 });
 runButton.addEventListener('click', runProgram);
+// Ctrl-Enter runs from anywhere on the page (the editor's own binding handles it there).
+document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !event.defaultPrevented) {
+    event.preventDefault();
+    runProgram();
+  }
+});
 document.getElementById('quick-fix').addEventListener('click', openQuickFixes);
 document.getElementById('copy-link').addEventListener('click', async () => {
   try {
@@ -318,4 +329,5 @@ if (!(await loadFromUrl())) setProgram(EXAMPLES[0].text);
 // For the browser tests: the editor, latencies, and the newest text version sent.
 window.rexPlayground = {
   view, timings, setProgram, lastAnalysis: () => lastAnalysis, version: () => client.version,
+  crashes: () => crashes,
 };

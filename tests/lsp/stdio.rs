@@ -201,6 +201,22 @@ fn definition_references_rename_and_symbols() {
         "{rename}"
     );
 
+    let prepared = client
+        .request(
+            "textDocument/prepareRename",
+            at(position_of(PROGRAM, "doubled", 1, 3)),
+        )
+        .expect("prepare rename");
+    assert_eq!(prepared["placeholder"], "doubled", "{prepared}");
+    let declared = client.request(
+        "textDocument/prepareRename",
+        at(position_of(PROGRAM, "describe doubled", 0, 1)),
+    );
+    assert!(
+        declared.is_ok(),
+        "a top-level declaration of the file can be renamed"
+    );
+
     let mut params = at(position_of(PROGRAM, "doubled", 0, 0));
     params["newName"] = json!("in");
     let refused = client.request("textDocument/rename", params);
@@ -245,11 +261,42 @@ fn bad_requests_get_errors_and_the_server_survives() {
         )
         .expect("hover on a closed document");
     assert_eq!(not_open, Value::Null);
+    let malformed = client.request("textDocument/hover", json!({"textDocument": {"uri": URI}}));
+    assert!(malformed.is_err(), "{malformed:?}");
     let still = client
         .request("textDocument/hover", at(position_of(PROGRAM, "base", 1, 0)))
         .expect("hover after errors");
     assert!(still["contents"]["value"]
         .as_str()
         .is_some_and(|v| v.contains("base : i32")));
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn deeply_nested_text_is_answered_not_crashed() {
+    let (mut client, _) = Client::start();
+    let texts = [
+        "(".repeat(100_000) + "1",
+        "let x = 1 in\n".repeat(900) + "x",
+        "\\x -> ".repeat(5_000) + "x",
+    ];
+    for (version, text) in texts.iter().enumerate() {
+        let version = version as i64 + 1;
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": URI, "languageId": "rex", "version": version, "text": text}}),
+        );
+        client.wait_notification("textDocument/publishDiagnostics", |p| {
+            p["version"] == version
+        });
+        for method in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+        ] {
+            let answer = client.request(method, at(json!({"line": 5, "character": 4})));
+            assert!(answer.is_ok(), "{method}: {answer:?}");
+        }
+    }
     assert!(client.shutdown().success());
 }

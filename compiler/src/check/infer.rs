@@ -46,6 +46,10 @@ pub struct Infer<'a> {
     pub givens: Vec<Pred>,
     pub diags: Vec<TypeDiag>,
     pub holes: Vec<HoleSite>,
+    /// Which instance or given satisfies each constraint site (for evaluation).
+    pub evidence: super::evidence::EvidenceTable,
+    /// The dictionary parameters of each generalised `let` binding.
+    pub let_preds: Vec<super::evidence::LetDicts>,
     /// Roots of the type variables a reported mismatch involved: constraints that later
     /// fail on them are echoes of that mismatch (see `cascade.rs`).
     pub conflicted: Vec<crate::types::TyVar>,
@@ -66,6 +70,8 @@ impl<'a> Infer<'a> {
             givens: Vec::new(),
             diags: Vec::new(),
             holes: Vec::new(),
+            evidence: Default::default(),
+            let_preds: Vec::new(),
             conflicted: Vec::new(),
         }
     }
@@ -82,9 +88,10 @@ impl<'a> Infer<'a> {
     /// Instantiates a scheme with fresh variables; its predicates become wanted at `span`.
     pub fn instantiate(&mut self, sc: &Scheme, span: Span) -> Ty {
         let args: Vec<Ty> = (0..sc.vars).map(|_| self.u.fresh()).collect();
-        for p in &sc.preds {
+        for (index, p) in sc.preds.iter().enumerate() {
             let pred = p.map_types(|t| t.instantiate(&args));
-            self.wanted.push(Wanted { pred, span });
+            let index = index as u32;
+            self.wanted.push(Wanted { pred, span, index });
         }
         sc.ty.instantiate(&args)
     }
@@ -281,11 +288,13 @@ impl<'a> Infer<'a> {
                 self.wanted.push(Wanted {
                     pred: Pred::new("Integral", vec![t.clone()]),
                     span,
+                    index: 0,
                 });
                 if s.starts_with('-') {
                     self.wanted.push(Wanted {
                         pred: Pred::new("AdditiveGroup", vec![t.clone()]),
                         span,
+                        index: 1,
                     });
                 }
                 t
@@ -296,6 +305,7 @@ impl<'a> Infer<'a> {
                 self.wanted.push(Wanted {
                     pred: Pred::new("Field", vec![t.clone()]),
                     span,
+                    index: 0,
                 });
                 t
             }
@@ -441,8 +451,9 @@ impl<'a> Infer<'a> {
                 .collect();
             let diags = std::mem::take(&mut lw.diags);
             self.diags.extend(diags);
-            for (pred, span) in preds {
-                self.wanted.push(Wanted { pred, span });
+            for (index, (pred, span)) in preds.into_iter().enumerate() {
+                let index = index as u32;
+                self.wanted.push(Wanted { pred, span, index });
             }
         }
         let rt = match expected {
@@ -504,24 +515,17 @@ impl<'a> Infer<'a> {
             }
             // Every binding of the group is generalised over the group's constraints (they
             // share their variables); what no binding took stays wanted.
-            let group: Vec<Wanted> = self.wanted.drain(wanted_mark..).collect();
-            let mut kept: Option<Vec<Wanted>> = None;
             let bound: Vec<Local> = self.locals.drain(start..).collect();
-            for mut local in bound {
-                let mono = local.scheme.ty.clone();
-                self.wanted.extend(group.iter().cloned());
-                local.scheme = self.generalize(&mono, wanted_mark);
-                let left: Vec<Wanted> = self.wanted.drain(wanted_mark..).collect();
-                kept = Some(match kept {
-                    None => left,
-                    Some(prev) => prev
-                        .into_iter()
-                        .filter(|w| left.iter().any(|l| l.pred == w.pred && l.span == w.span))
-                        .collect(),
-                });
+            let members: Vec<(Ty, PatId)> = bound
+                .iter()
+                .zip(bindings)
+                .map(|(l, b)| (l.scheme.ty.clone(), b.pat))
+                .collect();
+            let schemes = self.generalize_group(&members, wanted_mark);
+            for (mut local, scheme) in bound.into_iter().zip(schemes) {
+                local.scheme = scheme;
                 self.locals.push(local);
             }
-            self.wanted.extend(kept.unwrap_or(group));
             return;
         }
         for b in bindings {
@@ -542,7 +546,7 @@ impl<'a> Infer<'a> {
                 let scheme = if is_literal {
                     Scheme::mono(t.clone())
                 } else {
-                    self.generalize(&t, wanted_mark)
+                    self.generalize(&t, wanted_mark, b.pat)
                 };
                 self.pat_types[b.pat.index()] = t;
                 let known_ctor = self.known_ctor_of(b.value);
@@ -572,8 +576,20 @@ impl<'a> Infer<'a> {
 
     /// Quantifies the variables of `t` that are not free in the environment, together with
     /// the wanted predicates (added since `wanted_mark`) that mention only them.
-    fn generalize(&mut self, t: &Ty, wanted_mark: usize) -> Scheme {
-        let t = self.u.zonk(t);
+    fn generalize(&mut self, t: &Ty, wanted_mark: usize, owner: PatId) -> Scheme {
+        self.generalize_group(&[(t.clone(), owner)], wanted_mark)
+            .pop()
+            .unwrap_or_else(|| Scheme::mono(Ty::Unknown))
+    }
+
+    /// Generalises the bindings of one group (a `let rec` is typed as a whole) together:
+    /// the group's predicates are shared, and each binding takes those over its own
+    /// variables. Evaluation passes the group's dictionaries to every member.
+    fn generalize_group(&mut self, members: &[(Ty, PatId)], wanted_mark: usize) -> Vec<Scheme> {
+        let Some(owner) = members.first().map(|m| m.1) else {
+            return Vec::new();
+        };
+        let tys: Vec<Ty> = members.iter().map(|(t, _)| self.u.zonk(t)).collect();
         let mut env_vars = Vec::new();
         for l in &self.locals {
             let lt = self.u.zonk(&l.scheme.ty);
@@ -609,17 +625,18 @@ impl<'a> Infer<'a> {
             }
         }
         let mut tvars = Vec::new();
-        t.free_vars(&mut tvars);
+        for t in &tys {
+            t.free_vars(&mut tvars);
+        }
         let gen: Vec<_> = tvars
             .into_iter()
             .filter(|v| !env_vars.contains(v))
             .collect();
-        let mut preds = Vec::new();
+        let mut preds: Vec<Pred> = Vec::new();
         let mut keep = Vec::new();
-        let wanted: Vec<Wanted> = self
-            .wanted
-            .drain(wanted_mark.min(self.wanted.len())..)
-            .collect();
+        // Candidates for the group's parameters, with their index among `preds`.
+        let mut candidates: Vec<(Wanted, usize)> = Vec::new();
+        let wanted: Vec<Wanted> = self.wanted.drain(start..).collect();
         for w in wanted {
             let p = w.pred.map_types(|t| self.u.zonk(t));
             let mut pvars = Vec::new();
@@ -627,26 +644,72 @@ impl<'a> Infer<'a> {
                 a.free_vars(&mut pvars);
             }
             if !pvars.is_empty() && pvars.iter().all(|v| gen.contains(v)) && !gen.is_empty() {
-                if !preds.contains(&p) {
-                    preds.push(p);
+                let at = match preds.iter().position(|q| *q == p) {
+                    Some(at) => at,
+                    None => {
+                        preds.push(p);
+                        preds.len() - 1
+                    }
+                };
+                candidates.push((w, at));
+            } else {
+                keep.push(w);
+            }
+        }
+        let first = self.let_preds.len();
+        let mut schemes = Vec::with_capacity(members.len());
+        for ((_, pat), t) in members.iter().zip(&tys) {
+            let mut own = Vec::new();
+            t.free_vars(&mut own);
+            own.retain(|v| gen.contains(v));
+            let subst = |ty: &Ty| {
+                ty.map(&mut |x| match x {
+                    Ty::Var(v) => own.iter().position(|g| g == v).map(|i| Ty::Gen(i as u32)),
+                    _ => None,
+                })
+            };
+            let mut indices = Vec::new();
+            let mut own_preds = Vec::new();
+            for (i, p) in preds.iter().enumerate() {
+                let mut pvars = Vec::new();
+                for a in &p.args {
+                    a.free_vars(&mut pvars);
                 }
+                if pvars.iter().all(|v| own.contains(v)) {
+                    indices.push(i as u32);
+                    own_preds.push(p.map_types(subst));
+                }
+            }
+            self.let_preds.push(super::evidence::LetDicts {
+                binding: *pat,
+                owner,
+                total: preds.len() as u32,
+                indices,
+            });
+            schemes.push(Scheme {
+                vars: own.len() as u32,
+                var_names: vec![],
+                preds: own_preds,
+                ty: subst(t),
+            });
+        }
+        // A constraint no binding took (it spans several bindings' variables) stays wanted.
+        let taken: Vec<bool> = (0..preds.len() as u32)
+            .map(|i| {
+                self.let_preds[first..]
+                    .iter()
+                    .any(|l| l.indices.contains(&i))
+            })
+            .collect();
+        for (w, at) in candidates {
+            if taken[at] {
+                self.let_param_evidence(&w, owner, at as u32);
             } else {
                 keep.push(w);
             }
         }
         self.wanted.extend(keep);
-        let subst = |ty: &Ty| {
-            ty.map(&mut |x| match x {
-                Ty::Var(v) => gen.iter().position(|g| g == v).map(|i| Ty::Gen(i as u32)),
-                _ => None,
-            })
-        };
-        Scheme {
-            vars: gen.len() as u32,
-            var_names: vec![],
-            preds: preds.iter().map(|p| p.map_types(subst)).collect(),
-            ty: subst(&t),
-        }
+        schemes
     }
 
     // ------------------------------------------------------------------ records

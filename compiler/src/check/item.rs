@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::env::{fn_scheme, Env, ItemRef};
+use super::evidence::EvidenceTable;
 use super::infer::Infer;
 use crate::diagnostic::{Category, Code, Diagnostic, Severity};
 use crate::span::Span;
@@ -33,6 +34,10 @@ pub struct ItemTypes {
     pub holes: Vec<HoleInfo>,
     /// For the result expression: its type.
     pub result: Option<Ty>,
+    /// Which instance or dictionary parameter satisfies each class constraint.
+    pub evidence: EvidenceTable,
+    /// The dictionary parameters of each generalised `let` binding.
+    pub let_preds: Vec<super::evidence::LetDicts>,
 }
 
 pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
@@ -196,5 +201,7 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
         diagnostics,
         holes,
         result: result.map(|t| inf.u.zonk(&t)),
+        evidence: std::mem::take(&mut inf.evidence),
+        let_preds: std::mem::take(&mut inf.let_preds),
     }
 }

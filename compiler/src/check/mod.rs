@@ -4,6 +4,7 @@ mod apply;
 mod cascade;
 pub mod env;
 pub mod errors;
+pub mod evidence;
 mod exhaustive;
 pub mod imports;
 pub mod infer;

@@ -12,7 +12,10 @@ use crate::types::{Pred, Ty, TypePrinter};
 #[derive(Clone, Debug)]
 pub struct Wanted {
     pub pred: Pred,
+    /// The site: the name, operator or literal whose use needs the constraint.
     pub span: Span,
+    /// Which predicate of the site's scheme this is (evaluation passes evidence in order).
+    pub index: u32,
 }
 
 /// How deep instance contexts are followed before giving up.
@@ -30,7 +33,7 @@ const DEFAULTABLE: &[&str] = &[
 ];
 
 /// One-way matching of an instance head (with `Gen` variables) against a type.
-fn match_ty(pat: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
+pub(super) fn match_ty(pat: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
     match (pat, t) {
         (Ty::Gen(i), _) => {
             let i = *i as usize;
@@ -145,6 +148,7 @@ impl Infer<'_> {
     pub fn solve(&mut self) {
         let givens = superclass_closure(self.env, &self.givens);
         let mut pending: Vec<Wanted> = std::mem::take(&mut self.wanted);
+        let all = pending.clone();
         let mut failed = Vec::new();
         for round in 0..4 {
             let mut still = Vec::new();
@@ -158,10 +162,10 @@ impl Infer<'_> {
                         // The constraint as wanted (not zonked), so that improvement
                         // unifies the variables themselves and keeps them connected.
                         if self.improve(&w.pred) {
-                            still.push(Wanted { pred, span: w.span });
+                            still.push(Wanted { pred, ..w });
                             progressed = true;
                         } else {
-                            still.push(Wanted { pred, span: w.span });
+                            still.push(Wanted { pred, ..w });
                         }
                     }
                 }
@@ -182,6 +186,7 @@ impl Infer<'_> {
             let shown = TypePrinter::new().pred(&w.pred);
             self.diags.push(Diag::ambiguous(shown, w.span));
         }
+        self.record_evidence(&all);
     }
 
     /// For a multi-parameter class, the only instance whose head unifies with `pred` fixes

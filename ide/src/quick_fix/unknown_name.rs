@@ -1,7 +1,7 @@
 //! An unknown name replaced by a near miss that is in scope and whose type fits there
 //! (checked by re-checking the item with the replacement).
 
-use rex_compiler::{Diagnostic, DiagnosticData};
+use rex_compiler::{Code, Diagnostic, DiagnosticData};
 
 use super::{Fix, FixKind};
 use crate::catalog::is_user_visible;
@@ -11,6 +11,11 @@ use crate::locate::Document;
 use crate::verify::improves;
 
 pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
+    // Names of values and constructors only: an unknown type or class name lives in a
+    // signature, which the environment (not the item re-check) reads.
+    if !matches!(d.code, Code::UnknownName | Code::UnknownConstructor) {
+        return;
+    }
     let DiagnosticData::UnknownName { name, candidates } = &d.data else {
         return;
     };

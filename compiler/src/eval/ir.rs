@@ -1,0 +1,229 @@
+//! The evaluator's intermediate form: the typed items lowered once per program into one
+//! arena of nodes. Locals are frame slots, globals are indices, constructors are ids and
+//! class methods go through dictionaries decided by the checker's evidence.
+
+use std::rc::Rc;
+
+use super::natives::Prim;
+use super::value::{DictRef, Value};
+use crate::span::Span;
+
+pub type CodeId = u32;
+
+/// Where a value lives in the running frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    /// A parameter or local of the frame.
+    Local(u32),
+    /// A value captured by the running closure.
+    Capture(u32),
+}
+
+/// How a closure obtains one captured value from the frame that creates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    At(Loc),
+    /// Member `index` of the rec group the creating frame belongs to.
+    Member(u32),
+}
+
+/// How to obtain a dictionary at run time.
+#[derive(Clone, Debug)]
+pub enum DictCode {
+    /// Built once, when the program is lowered.
+    Static(DictRef),
+    /// A dictionary parameter in scope.
+    At(Loc),
+    Build {
+        instance: u32,
+        args: Box<[DictCode]>,
+    },
+    Super {
+        of: Box<DictCode>,
+        index: u32,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum Code {
+    Const(Value),
+    Local(u32),
+    Capture(u32),
+    /// Member `index` of the running rec group, as a value.
+    Member(u32),
+    /// A top-level function without class constraints (evaluated once).
+    Global(u32),
+    /// A top-level function with constraints, given its dictionaries.
+    GlobalWith(u32, Box<[DictCode]>),
+    Method {
+        dict: DictCode,
+        method: u32,
+        name: Rc<str>,
+    },
+    /// A dictionary built at run time, as a value (an argument of a constrained binding).
+    Dict(DictCode),
+    /// An integer (or float) literal whose type a dictionary decides at run time.
+    Literal {
+        text: Rc<str>,
+        dict: DictCode,
+    },
+    Lambda(u32),
+    App(CodeId, Box<[CodeId]>),
+    /// A call of a top-level function without constraints (skips building the callee).
+    CallGlobal {
+        global: u32,
+        /// The `Global` node, for the first call (which evaluates the function).
+        func: CodeId,
+        args: Box<[CodeId]>,
+    },
+    /// A call of member `index` of the running rec group (a loop, without allocation).
+    CallMember(u32, Box<[CodeId]>),
+    Prim1(Prim, CodeId),
+    Prim2(Prim, CodeId, CodeId),
+    And(CodeId, CodeId),
+    Or(CodeId, CodeId),
+    If(CodeId, CodeId, CodeId),
+    Let {
+        slot: u32,
+        value: CodeId,
+        body: CodeId,
+    },
+    LetRec {
+        group: u32,
+        first_slot: u32,
+        body: CodeId,
+    },
+    Match {
+        scrutinee: CodeId,
+        arms: Box<[(Pat, CodeId)]>,
+    },
+    Construct {
+        ctor: u32,
+        args: Box<[CodeId]>,
+    },
+    Tuple(Box<[CodeId]>),
+    List(Box<[CodeId]>),
+    Record {
+        names: Rc<[Rc<str>]>,
+        values: Box<[CodeId]>,
+    },
+    Field {
+        base: CodeId,
+        name: Rc<str>,
+    },
+    TupleField {
+        base: CodeId,
+        index: u32,
+    },
+    Update {
+        base: CodeId,
+        names: Box<[Rc<str>]>,
+        values: Box<[CodeId]>,
+    },
+    Hole(u32),
+    /// An ill-typed or unreadable node: indeterminate (span absolute).
+    Marked(Span),
+}
+
+#[derive(Clone, Debug)]
+pub enum Pat {
+    Wild,
+    Bind(u32),
+    Int(Rc<str>),
+    Float(Rc<str>),
+    Str(Rc<str>),
+    Bool(bool),
+    Ctor(u32, Box<[Pat]>),
+    Tuple(Box<[Pat]>),
+    /// Fields of a record (or keys of a dict), by name.
+    Fields(Box<[(Rc<str>, Pat)]>),
+    /// A pattern the checker rejected: matching it is indeterminate.
+    Marked,
+}
+
+#[derive(Clone, Debug)]
+pub struct Lambda {
+    pub arity: u32,
+    /// Parameters plus locals.
+    pub slots: u32,
+    pub captures: Box<[Source]>,
+    pub body: CodeId,
+}
+
+/// Lambdas bound by one `let rec`. Their frames see the group value as capture 0 and the
+/// group's captured values after it.
+#[derive(Clone, Debug)]
+pub struct RecGroup {
+    pub members: Box<[u32]>,
+    pub captures: Box<[Source]>,
+}
+
+/// A hole site: its name, where it is, and the locals in scope there (innermost first).
+#[derive(Clone, Debug)]
+pub struct HoleSite {
+    pub name: Option<String>,
+    pub span: Span,
+    pub prelude: bool,
+    pub env: Vec<(Rc<str>, Loc)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: Rc<str>,
+    /// The body takes the dictionaries as its parameters.
+    pub body: u32,
+    pub dicts: u32,
+}
+
+/// Constructor facts the machine and the printer need.
+#[derive(Clone, Debug)]
+pub struct CtorInfo {
+    pub name: Rc<str>,
+    pub arity: u32,
+    /// The prelude's list constructors print as `[a, b]`.
+    pub list: Option<ListCtor>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListCtor {
+    Empty,
+    Cons,
+}
+
+/// One instance: its methods (bodies taking the context dictionaries, then the instance's
+/// own dictionary) and how to reach its superclass dictionaries.
+#[derive(Clone, Debug)]
+pub struct InstanceInfo {
+    pub class: Rc<str>,
+    /// The head's type constructor (`i32`, `List`), for typing literals.
+    pub head: Option<Rc<str>>,
+    /// Indexed like the class's methods; `None` where the instance lacks one.
+    pub methods: Vec<Option<u32>>,
+    /// Indexed like the class's superclasses, in terms of the instance's parameters.
+    pub supers: Vec<DictCode>,
+}
+
+#[derive(Default)]
+pub struct Program {
+    pub code: Vec<Code>,
+    pub lambdas: Vec<Lambda>,
+    pub groups: Vec<RecGroup>,
+    pub globals: Vec<Global>,
+    pub instances: Vec<InstanceInfo>,
+    pub ctors: Vec<CtorInfo>,
+    pub holes: Vec<HoleSite>,
+    /// The program's result: a body without parameters.
+    pub main: Option<u32>,
+}
+
+impl Program {
+    pub fn add(&mut self, c: Code) -> CodeId {
+        self.code.push(c);
+        (self.code.len() - 1) as CodeId
+    }
+
+    pub fn add_lambda(&mut self, l: Lambda) -> u32 {
+        self.lambdas.push(l);
+        (self.lambdas.len() - 1) as u32
+    }
+}

@@ -1,0 +1,1232 @@
+//! Lowering typed items to the evaluator's form, once per program. Names become frame
+//! slots, captures, globals or constructor ids; class methods and overloaded literals take
+//! the dictionaries the checker's evidence names; unreadable or ill-typed nodes become
+//! indeterminate.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::dicts::{new_dict, super_dict};
+use super::ir::Pat;
+use super::ir::*;
+use super::natives::Prim;
+use super::value::{DictRef, Value};
+use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
+use crate::check::{Env, ItemTypes};
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::Ty;
+
+/// One item to lower, with what the checker learned about it.
+pub struct ItemInput<'a> {
+    pub item: &'a Item,
+    pub types: &'a ItemTypes,
+    pub prelude: bool,
+    /// Index among the items of its file (matches `ItemRef::index`).
+    pub index: u32,
+}
+
+/// A name in scope during lowering.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Name(Rc<str>),
+    /// A dictionary parameter of the item.
+    ItemDict(u32),
+    /// A dictionary parameter of a generalised `let` binding.
+    LetDict(PatId, u32),
+}
+
+/// How a bound value is used at a reference.
+#[derive(Clone, Debug)]
+enum Kind {
+    Plain,
+    /// A generalised binding with constraints: apply it to `n` dictionaries.
+    DictAbs(u32),
+    /// Member `index` of a constrained `let rec`: the group takes `total` dictionaries,
+    /// of which this member's own constraints are those at `indices`.
+    GroupMember {
+        index: u32,
+        indices: Rc<[u32]>,
+        total: u32,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Access {
+    At(Loc),
+    Member(u32),
+}
+
+#[derive(Default)]
+struct Frame {
+    locals: Vec<(Key, Kind, u32)>,
+    next_slot: u32,
+    max_slots: u32,
+    captures: Vec<(Key, Kind, Source)>,
+    /// When lowering a member of a rec group: the group's names, by member index.
+    group: Vec<Key>,
+    /// 1 in rec-group members (capture 0 is the group itself).
+    capture_base: u32,
+}
+
+impl Frame {
+    fn alloc(&mut self) -> u32 {
+        let s = self.next_slot;
+        self.next_slot += 1;
+        self.max_slots = self.max_slots.max(self.next_slot);
+        s
+    }
+}
+
+pub struct Lowerer<'a> {
+    pub env: &'a Env,
+    pub program: Program,
+    static_dicts: HashMap<Evidence, DictRef>,
+    prelude_globals: HashMap<Rc<str>, u32>,
+    user_globals: HashMap<Rc<str>, u32>,
+    /// The prelude's list constructors.
+    pub list: super::natives::ListIds,
+    /// Instance method bodies that are a native (`+ = prim_add`), by (instance, method).
+    native_methods: HashMap<(u32, u32), Prim>,
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(env: &'a Env) -> Lowerer<'a> {
+        let mut program = Program::default();
+        let mut list = super::natives::ListIds { empty: 0, cons: 0 };
+        for (id, c) in env.ctors.iter().enumerate() {
+            let adt = &env.adts[c.adt];
+            let is_list = c.origin.prelude && &*adt.name == "List";
+            let kind = match (is_list, &*c.name) {
+                (true, "Empty") => {
+                    list.empty = id as u32;
+                    Some(ListCtor::Empty)
+                }
+                (true, "Cons") => {
+                    list.cons = id as u32;
+                    Some(ListCtor::Cons)
+                }
+                _ => None,
+            };
+            program.ctors.push(CtorInfo {
+                name: Rc::from(&*c.name),
+                arity: c.fields.len() as u32,
+                list: kind,
+            });
+        }
+        Lowerer {
+            env,
+            program,
+            static_dicts: HashMap::new(),
+            prelude_globals: HashMap::new(),
+            user_globals: HashMap::new(),
+            list,
+            native_methods: HashMap::new(),
+        }
+    }
+
+    /// Lowers the whole program: prelude and user items, then the result expression.
+    pub fn lower_program(mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) -> Program {
+        // Globals first, so bodies can refer to any of them.
+        let mut bodies = Vec::new();
+        for input in prelude.iter().chain(user) {
+            if let ItemKind::Fn(decl) = &input.item.kind {
+                let dicts = crate::check::env::fn_scheme(self.env, input.item, decl)
+                    .map(|(s, _)| s.preds.len() as u32)
+                    .unwrap_or(0);
+                let name: Rc<str> = Rc::from(decl.name.text.as_str());
+                let id = self.program.globals.len() as u32;
+                self.program.globals.push(Global {
+                    name: name.clone(),
+                    body: 0,
+                    dicts,
+                });
+                let table = if input.prelude {
+                    &mut self.prelude_globals
+                } else {
+                    &mut self.user_globals
+                };
+                table.entry(name).or_insert(id);
+                bodies.push((id, input));
+            }
+        }
+        self.declare_instances(prelude, user);
+        for (id, input) in bodies {
+            let ItemKind::Fn(decl) = &input.item.kind else {
+                continue;
+            };
+            let dicts = self.program.globals[id as usize].dicts;
+            let native = input.prelude && Prim::by_name(&decl.name.text).is_some();
+            let body = if native {
+                let code = self.program.add(Code::Const(Value::Unit));
+                self.program.add_lambda(Lambda {
+                    arity: 0,
+                    slots: 0,
+                    captures: Box::new([]),
+                    body: code,
+                })
+            } else {
+                let mut cx = ItemLowering::new(&mut self, input);
+                cx.body(dicts, |cx| {
+                    let params: Vec<(Rc<str>, Span)> = decl
+                        .params
+                        .iter()
+                        .map(|p| (Rc::from(p.name.text.as_str()), p.name.span))
+                        .collect();
+                    if params.is_empty() {
+                        cx.expr(decl.body)
+                    } else {
+                        cx.named_lambda(&params, decl.body)
+                    }
+                })
+            };
+            self.program.globals[id as usize].body = body;
+        }
+        self.define_instances(prelude, user);
+        if let Some(input) = user
+            .iter()
+            .rev()
+            .find(|i| matches!(i.item.kind, ItemKind::Expr(_)))
+        {
+            if let ItemKind::Expr(e) = input.item.kind {
+                let mut cx = ItemLowering::new(&mut self, input);
+                let main = cx.body(0, |cx| cx.expr(e));
+                self.program.main = Some(main);
+            }
+        }
+        self.program
+    }
+
+    fn declare_instances(&mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) {
+        let env = self.env;
+        for (i, inst) in env.instances.iter().enumerate() {
+            let class = env.classes.get(&inst.class);
+            let nmethods = class.map(|c| c.methods.len()).unwrap_or(0);
+            let nsupers = class.map(|c| c.supers.len()).unwrap_or(0);
+            let head = inst.head.first().and_then(|t| t.head_name()).map(Rc::from);
+            // Placeholders until every instance is declared (dictionaries size by them).
+            self.program.instances.push(InstanceInfo {
+                class: inst.class.to_string().into(),
+                head,
+                methods: vec![None; nmethods],
+                supers: vec![DictCode::Static(None); nsupers],
+            });
+            // Methods that are natives resolve statically.
+            let Some(input) = find_item(prelude, user, inst.origin) else {
+                continue;
+            };
+            let ItemKind::Instance(decl) = &input.item.kind else {
+                continue;
+            };
+            for m in &decl.methods {
+                let Some(index) =
+                    class.and_then(|c| c.methods.iter().position(|n| **n == *m.name.text))
+                else {
+                    continue;
+                };
+                if let ExprKind::Var(name) = &input.item.arena.expr(m.body).kind {
+                    if let (true, Some(p)) = (input.prelude, Prim::by_name(name)) {
+                        self.native_methods.insert((i as u32, index as u32), p);
+                    }
+                }
+            }
+        }
+        for i in 0..self.env.instances.len() {
+            let supers = instance_supers(self.env, i)
+                .iter()
+                .map(|ev| self.instance_param_dict(ev))
+                .collect();
+            self.program.instances[i].supers = supers;
+        }
+    }
+
+    /// A dictionary in terms of an instance's parameters (superclass evidence).
+    fn instance_param_dict(&mut self, ev: &Evidence) -> DictCode {
+        if ev.is_static() {
+            return DictCode::Static(self.static_dict(ev));
+        }
+        match ev {
+            Evidence::Param { index, .. } => DictCode::At(Loc::Local(*index)),
+            Evidence::Super { of, index } => DictCode::Super {
+                of: Box::new(self.instance_param_dict(of)),
+                index: *index,
+            },
+            Evidence::Instance { instance, args } => DictCode::Build {
+                instance: *instance,
+                args: args.iter().map(|a| self.instance_param_dict(a)).collect(),
+            },
+            Evidence::Unresolved => DictCode::Static(None),
+        }
+    }
+
+    fn define_instances(&mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) {
+        let env = self.env;
+        for i in 0..env.instances.len() {
+            let inst = &env.instances[i];
+            let Some(input) = find_item(prelude, user, inst.origin) else {
+                continue;
+            };
+            let ItemKind::Instance(decl) = &input.item.kind else {
+                continue;
+            };
+            let Some(class) = env.classes.get(&inst.class) else {
+                continue;
+            };
+            let params = inst.context.len() as u32 + 1;
+            let methods: Vec<(usize, ExprId)> = decl
+                .methods
+                .iter()
+                .filter_map(|m| {
+                    let index = class.methods.iter().position(|n| **n == *m.name.text)?;
+                    Some((index, m.body))
+                })
+                .collect();
+            for (index, body) in methods {
+                let mut cx = ItemLowering::new(self, input);
+                let lambda = cx.body(params, |cx| cx.expr(body));
+                self.program.instances[i].methods[index] = Some(lambda);
+            }
+        }
+    }
+
+    /// The dictionary for static evidence, built once and shared.
+    fn static_dict(&mut self, ev: &Evidence) -> DictRef {
+        if let Some(d) = self.static_dicts.get(ev) {
+            return d.clone();
+        }
+        let d = match ev {
+            Evidence::Instance { instance, args } => {
+                let args: Vec<DictRef> = args.iter().map(|a| self.static_dict(a)).collect();
+                Some(new_dict(&self.program, *instance, args))
+            }
+            Evidence::Super { of, index } => {
+                let of = self.static_dict(of);
+                of.and_then(|d| super_dict(&self.program, &d, *index))
+            }
+            Evidence::Param { .. } | Evidence::Unresolved => None,
+        };
+        self.static_dicts.insert(ev.clone(), d.clone());
+        d
+    }
+}
+
+fn find_item<'i, 'a>(
+    prelude: &'i [ItemInput<'a>],
+    user: &'i [ItemInput<'a>],
+    at: crate::check::ItemRef,
+) -> Option<&'i ItemInput<'a>> {
+    let list = if at.prelude { prelude } else { user };
+    list.iter().find(|i| i.index == at.index)
+}
+
+/// Lowering one item's bodies.
+struct ItemLowering<'l, 'a, 'i> {
+    lw: &'l mut Lowerer<'a>,
+    input: &'i ItemInput<'i>,
+    /// Item-relative spans of the checker's errors: nodes there are indeterminate.
+    errors: HashSet<Span>,
+    let_preds: HashMap<PatId, LetDicts>,
+    frames: Vec<Frame>,
+}
+
+impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
+    fn new(lw: &'l mut Lowerer<'a>, input: &'i ItemInput<'i>) -> Self {
+        let errors = input
+            .types
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.span)
+            .collect();
+        let let_preds = input
+            .types
+            .let_preds
+            .iter()
+            .map(|l| (l.binding, l.clone()))
+            .collect();
+        ItemLowering {
+            lw,
+            input,
+            errors,
+            let_preds,
+            frames: Vec::new(),
+        }
+    }
+
+    fn arena(&self) -> &'i Arena {
+        &self.input.item.arena
+    }
+
+    fn add(&mut self, c: Code) -> CodeId {
+        self.lw.program.add(c)
+    }
+
+    fn abs(&self, span: Span) -> Span {
+        self.input.item.abs(span)
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        let n = self.frames.len();
+        &mut self.frames[n - 1]
+    }
+
+    /// A top-level body whose parameters are the item's `dicts` dictionaries.
+    fn body(&mut self, dicts: u32, f: impl FnOnce(&mut Self) -> CodeId) -> u32 {
+        self.frames.push(Frame::default());
+        for i in 0..dicts {
+            let slot = self.frame().alloc();
+            self.frame()
+                .locals
+                .push((Key::ItemDict(i), Kind::Plain, slot));
+        }
+        let body = f(self);
+        let frame = self.frames.pop().unwrap_or_default();
+        self.lw.program.add_lambda(Lambda {
+            arity: dicts,
+            slots: frame.max_slots,
+            captures: Box::new([]),
+            body,
+        })
+    }
+
+    // ------------------------------------------------------------------ names
+
+    fn bind(&mut self, key: Key, kind: Kind) -> u32 {
+        let slot = self.frame().alloc();
+        self.frame().locals.push((key, kind, slot));
+        slot
+    }
+
+    fn mark(&mut self) -> (usize, u32) {
+        let f = self.frame();
+        (f.locals.len(), f.next_slot)
+    }
+
+    fn release(&mut self, mark: (usize, u32)) {
+        let f = self.frame();
+        f.locals.truncate(mark.0);
+        f.next_slot = mark.1;
+    }
+
+    fn resolve(&mut self, key: &Key) -> Option<(Kind, Access)> {
+        let top = self.frames.len().checked_sub(1)?;
+        self.resolve_in(top, key)
+    }
+
+    fn resolve_in(&mut self, level: usize, key: &Key) -> Option<(Kind, Access)> {
+        let frame = &self.frames[level];
+        if let Some((_, kind, slot)) = frame.locals.iter().rev().find(|(k, _, _)| k == key) {
+            return Some((kind.clone(), Access::At(Loc::Local(*slot))));
+        }
+        if let Some(j) = frame.group.iter().position(|k| k == key) {
+            return Some((Kind::Plain, Access::Member(j as u32)));
+        }
+        if let Some(i) = frame.captures.iter().position(|(k, _, _)| k == key) {
+            let kind = frame.captures[i].1.clone();
+            return Some((
+                kind,
+                Access::At(Loc::Capture(frame.capture_base + i as u32)),
+            ));
+        }
+        let parent = level.checked_sub(1)?;
+        let (kind, access) = self.resolve_in(parent, key)?;
+        let source = match access {
+            Access::At(loc) => Source::At(loc),
+            Access::Member(j) => Source::Member(j),
+        };
+        let frame = &mut self.frames[level];
+        frame.captures.push((key.clone(), kind.clone(), source));
+        let index = frame.capture_base + frame.captures.len() as u32 - 1;
+        Some((kind, Access::At(Loc::Capture(index))))
+    }
+
+    fn access_code(&mut self, access: Access) -> CodeId {
+        match access {
+            Access::At(Loc::Local(s)) => self.add(Code::Local(s)),
+            Access::At(Loc::Capture(i)) => self.add(Code::Capture(i)),
+            Access::Member(j) => self.add(Code::Member(j)),
+        }
+    }
+
+    // ------------------------------------------------------------------ evidence
+
+    fn evidence(&self, span: Span, index: u32) -> Evidence {
+        self.input
+            .types
+            .evidence
+            .get(&(span, index))
+            .cloned()
+            .unwrap_or(Evidence::Unresolved)
+    }
+
+    fn dict(&mut self, ev: &Evidence) -> DictCode {
+        if ev.is_static() {
+            return DictCode::Static(self.lw.static_dict(ev));
+        }
+        match ev {
+            Evidence::Param { owner, index } => {
+                let key = match owner {
+                    Owner::Item => Key::ItemDict(*index),
+                    Owner::Let(p) => Key::LetDict(*p, *index),
+                };
+                match self.resolve(&key) {
+                    Some((_, Access::At(loc))) => DictCode::At(loc),
+                    _ => DictCode::Static(None),
+                }
+            }
+            Evidence::Super { of, index } => DictCode::Super {
+                of: Box::new(self.dict(of)),
+                index: *index,
+            },
+            Evidence::Instance { instance, args } => DictCode::Build {
+                instance: *instance,
+                args: args.iter().map(|a| self.dict(a)).collect(),
+            },
+            Evidence::Unresolved => DictCode::Static(None),
+        }
+    }
+
+    fn dicts_at(&mut self, span: Span, count: u32) -> Box<[DictCode]> {
+        (0..count)
+            .map(|i| {
+                let ev = self.evidence(span, i);
+                self.dict(&ev)
+            })
+            .collect()
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    fn marked(&mut self, span: Span) -> CodeId {
+        let abs = self.abs(span);
+        self.add(Code::Marked(abs))
+    }
+
+    fn expr(&mut self, e: ExprId) -> CodeId {
+        let arena = self.arena();
+        let node = arena.expr(e);
+        if self.errors.contains(&node.span) {
+            return self.marked(node.span);
+        }
+        match &node.kind {
+            ExprKind::Error { .. } => self.marked(node.span),
+            ExprKind::Hole(name) => self.hole(name.clone(), node.span),
+            ExprKind::Var(name) => self.var(name, node.span, node.span),
+            ExprKind::OpRef(op) => self.var(&op.text, node.span, node.span),
+            ExprKind::Ctor(name) => match self.ctor_of_expr(name, e) {
+                Some(id) => self.ctor_value(id),
+                None => self.marked(node.span),
+            },
+            ExprKind::Lit(lit) => self.literal(lit, node.span),
+            ExprKind::App(..) => {
+                let mut args = Vec::new();
+                let mut head = e;
+                while let ExprKind::App(f, a) = &arena.expr(head).kind {
+                    if self.errors.contains(&arena.expr(head).span) {
+                        break;
+                    }
+                    args.push(*a);
+                    head = *f;
+                }
+                args.reverse();
+                let f = self.expr(head);
+                let args: Vec<CodeId> = args.iter().map(|a| self.expr(*a)).collect();
+                self.apply(f, args)
+            }
+            ExprKind::Binary { op, lhs, rhs } => match op.text.as_str() {
+                "::" => {
+                    let (l, r) = (self.expr(*lhs), self.expr(*rhs));
+                    match self.lw.env.ctor_index.get("Cons").and_then(|ids| {
+                        ids.iter()
+                            .find(|id| !self.lw.env.ctors[**id].origin.prelude)
+                            .or(ids.first())
+                            .copied()
+                    }) {
+                        Some(id) => self.add(Code::Construct {
+                            ctor: id as u32,
+                            args: Box::new([l, r]),
+                        }),
+                        None => self.marked(op.span),
+                    }
+                }
+                "&&" | "||" => {
+                    let (l, r) = (self.expr(*lhs), self.expr(*rhs));
+                    if op.text == "&&" {
+                        self.add(Code::And(l, r))
+                    } else {
+                        self.add(Code::Or(l, r))
+                    }
+                }
+                name => {
+                    let f = self.var(name, op.span, op.span);
+                    let args = vec![self.expr(*lhs), self.expr(*rhs)];
+                    self.apply(f, args)
+                }
+            },
+            ExprKind::Negate(x) => {
+                let f = self.var("negate", node.span, node.span);
+                let args = vec![self.expr(*x)];
+                self.apply(f, args)
+            }
+            ExprKind::Lambda { params, body, .. } => self.lambda(params, *body),
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                if *rec {
+                    self.let_rec(bindings, *body)
+                } else {
+                    self.let_seq(bindings, *body)
+                }
+            }
+            ExprKind::If(c, t, f) => {
+                let (c, t, f) = (self.expr(*c), self.expr(*t), self.expr(*f));
+                self.add(Code::If(c, t, f))
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                let s = self.expr(*scrutinee);
+                let mut lowered = Vec::with_capacity(arms.len());
+                for arm in arms {
+                    let mark = self.mark();
+                    let p = self.pat(arm.pat);
+                    let body = self.expr(arm.body);
+                    self.release(mark);
+                    lowered.push((p, body));
+                }
+                self.add(Code::Match {
+                    scrutinee: s,
+                    arms: lowered.into(),
+                })
+            }
+            ExprKind::Tuple(es) => {
+                if es.is_empty() {
+                    return self.add(Code::Const(Value::Unit));
+                }
+                let codes: Vec<CodeId> = es.iter().map(|x| self.expr(*x)).collect();
+                self.add(Code::Tuple(codes.into()))
+            }
+            ExprKind::List(es) => {
+                let codes: Vec<CodeId> = es.iter().map(|x| self.expr(*x)).collect();
+                self.add(Code::List(codes.into()))
+            }
+            ExprKind::Dict(fields) => {
+                let mut pairs: Vec<(Rc<str>, CodeId)> = fields
+                    .iter()
+                    .map(|f| (Rc::from(f.name.text.as_str()), f.value))
+                    .map(|(n, v)| (n, self.expr(v)))
+                    .collect();
+                pairs.sort_by(|a, b| a.0.cmp(&b.0));
+                pairs.dedup_by(|a, b| a.0 == b.0);
+                let names: Rc<[Rc<str>]> = pairs.iter().map(|p| p.0.clone()).collect();
+                let values: Box<[CodeId]> = pairs.iter().map(|p| p.1).collect();
+                self.add(Code::Record { names, values })
+            }
+            ExprKind::Update { base, fields } => {
+                let base = self.expr(*base);
+                let names: Box<[Rc<str>]> = fields
+                    .iter()
+                    .map(|f| Rc::from(f.name.text.as_str()))
+                    .collect();
+                let values: Box<[CodeId]> = fields.iter().map(|f| self.expr(f.value)).collect();
+                self.add(Code::Update {
+                    base,
+                    names,
+                    values,
+                })
+            }
+            ExprKind::Project { base, field } => {
+                if let ExprKind::Ctor(alias) = &arena.expr(*base).kind {
+                    if !self.lw.env.ctor_index.contains_key(alias.as_str()) {
+                        return self.marked(node.span);
+                    }
+                }
+                let b = self.expr(*base);
+                match field.text.parse::<u32>() {
+                    Ok(index) => self.add(Code::TupleField { base: b, index }),
+                    Err(_) => self.add(Code::Field {
+                        base: b,
+                        name: Rc::from(field.text.as_str()),
+                    }),
+                }
+            }
+            ExprKind::Ascribe { expr, .. } => self.expr(*expr),
+        }
+    }
+
+    /// `f args`, specialised where `f` is known: a native, a constructor, a loop call.
+    fn apply(&mut self, f: CodeId, args: Vec<CodeId>) -> CodeId {
+        if args.is_empty() {
+            return f;
+        }
+        match &self.lw.program.code[f as usize] {
+            Code::Const(Value::Native(id)) => {
+                let p = Prim::from_id(*id);
+                match (p.arity(), args.as_slice()) {
+                    (1, [a]) => return self.add(Code::Prim1(p, *a)),
+                    (2, [a, b]) => return self.add(Code::Prim2(p, *a, *b)),
+                    _ => {}
+                }
+            }
+            Code::Const(Value::CtorFn(id)) => {
+                let id = *id;
+                if self.lw.program.ctors[id as usize].arity as usize == args.len() {
+                    return self.add(Code::Construct {
+                        ctor: id,
+                        args: args.into(),
+                    });
+                }
+            }
+            Code::Member(j) => {
+                let j = *j;
+                return self.add(Code::CallMember(j, args.into()));
+            }
+            Code::Global(g) => {
+                let g = *g;
+                return self.add(Code::CallGlobal {
+                    global: g,
+                    func: f,
+                    args: args.into(),
+                });
+            }
+            _ => {}
+        }
+        self.add(Code::App(f, args.into()))
+    }
+
+    fn hole(&mut self, name: Option<String>, span: Span) -> CodeId {
+        let mut names: Vec<Rc<str>> = Vec::new();
+        for frame in self.frames.iter().rev() {
+            let visible = frame
+                .locals
+                .iter()
+                .rev()
+                .map(|(k, kind, _)| (k, kind))
+                .chain(frame.captures.iter().map(|(k, kind, _)| (k, kind)))
+                .chain(frame.group.iter().map(|k| (k, &Kind::Plain)));
+            for (key, kind) in visible {
+                if let (Key::Name(n), Kind::Plain) = (key, kind) {
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
+                }
+            }
+        }
+        let mut env = Vec::new();
+        for n in names {
+            if let Some((Kind::Plain, Access::At(loc))) = self.resolve(&Key::Name(n.clone())) {
+                env.push((n, loc));
+            }
+        }
+        let site = HoleSite {
+            name,
+            span: self.abs(span),
+            prelude: self.input.prelude,
+            env,
+        };
+        self.lw.program.holes.push(site);
+        let id = self.lw.program.holes.len() as u32 - 1;
+        self.add(Code::Hole(id))
+    }
+
+    /// A value name at `site` (the span its evidence is recorded under).
+    fn var(&mut self, name: &str, site: Span, span: Span) -> CodeId {
+        let key = Key::Name(Rc::from(name));
+        if let Some((kind, access)) = self.resolve(&key) {
+            let code = self.access_code(access);
+            return match kind {
+                Kind::Plain => code,
+                Kind::DictAbs(n) => {
+                    let dicts = self.dicts_at(site, n);
+                    self.apply_dicts(code, dicts)
+                }
+                Kind::GroupMember {
+                    index,
+                    indices,
+                    total,
+                } => {
+                    let own = self.dicts_at(site, indices.len() as u32);
+                    let dicts: Vec<DictCode> = (0..total)
+                        .map(|i| {
+                            indices
+                                .iter()
+                                .position(|x| *x == i)
+                                .and_then(|k| own.get(k).cloned())
+                                .unwrap_or(DictCode::Static(None))
+                        })
+                        .collect();
+                    let group = self.apply_dicts(code, dicts.into());
+                    self.add(Code::TupleField { base: group, index })
+                }
+            };
+        }
+        let global_name = match name {
+            "&&" => "prim_and",
+            "||" => "prim_or",
+            other => other,
+        };
+        if let Some(p) = Prim::by_name(global_name) {
+            let visible = self.input.prelude || matches!(global_name, "prim_and" | "prim_or");
+            if visible && !self.lw.user_globals.contains_key(global_name) {
+                return self.add(Code::Const(Value::Native(p.id())));
+            }
+        }
+        let global = if self.input.prelude {
+            self.lw.prelude_globals.get(global_name)
+        } else {
+            self.lw
+                .user_globals
+                .get(global_name)
+                .or_else(|| self.lw.prelude_globals.get(global_name))
+        }
+        .copied();
+        if let Some(g) = global {
+            let n = self.lw.program.globals[g as usize].dicts;
+            if n == 0 {
+                return self.add(Code::Global(g));
+            }
+            let dicts = self.dicts_at(site, n);
+            return self.add(Code::GlobalWith(g, dicts));
+        }
+        if let Some(m) = self.lw.env.methods.get(name) {
+            let class = m.class.clone();
+            let index = self
+                .lw
+                .env
+                .classes
+                .get(&class)
+                .and_then(|c| c.methods.iter().position(|n| **n == *name))
+                .unwrap_or(0) as u32;
+            let ev = self.evidence(site, 0);
+            let dict = self.dict(&ev);
+            if let DictCode::Static(Some(d)) = &dict {
+                if let Some(p) = self.lw.native_methods.get(&(d.instance, index)) {
+                    return self.add(Code::Const(Value::Native(p.id())));
+                }
+            }
+            return self.add(Code::Method {
+                dict,
+                method: index,
+                name: Rc::from(name),
+            });
+        }
+        self.marked(span)
+    }
+
+    fn apply_dicts(&mut self, f: CodeId, dicts: Box<[DictCode]>) -> CodeId {
+        let args: Vec<CodeId> = dicts
+            .into_vec()
+            .into_iter()
+            .map(|d| self.add_dict(d))
+            .collect();
+        self.add(Code::App(f, args.into()))
+    }
+
+    /// A dictionary as an argument expression.
+    fn add_dict(&mut self, d: DictCode) -> CodeId {
+        match d {
+            DictCode::Static(d) => self.add(Code::Const(Value::Dict(d))),
+            DictCode::At(Loc::Local(s)) => self.add(Code::Local(s)),
+            DictCode::At(Loc::Capture(i)) => self.add(Code::Capture(i)),
+            other => self.add(Code::Dict(other)),
+        }
+    }
+
+    fn literal(&mut self, lit: &Literal, span: Span) -> CodeId {
+        let text: Rc<str> = match lit {
+            Literal::Int(s) | Literal::Float(s) => Rc::from(s.replace('_', "")),
+            Literal::Str(s) => return self.add(Code::Const(Value::str(s.as_str()))),
+            Literal::Bool(b) => return self.add(Code::Const(Value::Bool(*b))),
+        };
+        let float = matches!(lit, Literal::Float(_));
+        let ev = self.evidence(span, 0);
+        let dict = self.dict(&ev);
+        match &dict {
+            DictCode::Static(d) => {
+                let ty = d
+                    .as_ref()
+                    .and_then(|d| self.lw.program.instances[d.instance as usize].head.clone());
+                let ty: &str = match (&ty, float) {
+                    (Some(t), _) => t,
+                    (None, true) => "f32",
+                    (None, false) => "i32",
+                };
+                match super::machine::literal_value(&text, ty) {
+                    Ok(v) => self.add(Code::Const(v)),
+                    Err(_) => self.marked(span),
+                }
+            }
+            _ => self.add(Code::Literal { text, dict }),
+        }
+    }
+
+    // ------------------------------------------------------------------ constructors
+
+    fn ctor_value(&mut self, id: u32) -> CodeId {
+        if self.lw.program.ctors[id as usize].arity == 0 {
+            self.add(Code::Const(Value::Tag(id)))
+        } else {
+            self.add(Code::Const(Value::CtorFn(id)))
+        }
+    }
+
+    /// The constructor the checker picked for `name`: by the type the node has.
+    fn ctor_of_expr(&self, name: &str, e: ExprId) -> Option<u32> {
+        let mut t = self.input.types.expr_types.get(e.index());
+        while let Some(Ty::Fun(_, r)) = t {
+            t = Some(r);
+        }
+        self.resolve_ctor(name, t)
+    }
+
+    fn resolve_ctor(&self, name: &str, result: Option<&Ty>) -> Option<u32> {
+        let env = self.lw.env;
+        let ids = env.ctor_index.get(name)?;
+        if ids.len() == 1 {
+            return ids.first().map(|i| *i as u32);
+        }
+        if let Some(adt) = result.and_then(|t| t.head_name()) {
+            if let Some(id) = ids
+                .iter()
+                .find(|id| *env.adts[env.ctors[**id].adt].name == *adt)
+            {
+                return Some(*id as u32);
+            }
+        }
+        ids.iter()
+            .find(|id| !env.ctors[**id].origin.prelude)
+            .or(ids.first())
+            .map(|i| *i as u32)
+    }
+
+    // ------------------------------------------------------------------ patterns
+
+    fn pat(&mut self, p: PatId) -> Pat {
+        let arena = self.arena();
+        let pat = arena.pat(p);
+        if self.errors.contains(&pat.span) {
+            // Still bind its variables, so the arm's body resolves them.
+            self.bind_all(p);
+            return Pat::Marked;
+        }
+        match &pat.kind {
+            PatKind::Error => Pat::Marked,
+            PatKind::Wildcard => Pat::Wild,
+            PatKind::Var(name) => {
+                Pat::Bind(self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain))
+            }
+            PatKind::Lit(lit) => match lit {
+                Literal::Int(s) => Pat::Int(Rc::from(s.replace('_', ""))),
+                Literal::Float(s) => Pat::Float(Rc::from(s.replace('_', ""))),
+                Literal::Str(s) => Pat::Str(Rc::from(s.as_str())),
+                Literal::Bool(b) => Pat::Bool(*b),
+            },
+            PatKind::Ctor { path, args } => {
+                let ty = self.input.types.pat_types.get(p.index());
+                let id = if path.qualifier.is_some() {
+                    None
+                } else {
+                    self.resolve_ctor(&path.name.text, ty)
+                };
+                let subs: Vec<Pat> = args.iter().map(|a| self.pat(*a)).collect();
+                match id {
+                    Some(id) => Pat::Ctor(id, subs.into()),
+                    None => Pat::Marked,
+                }
+            }
+            PatKind::Tuple(ps) => Pat::Tuple(ps.iter().map(|x| self.pat(*x)).collect()),
+            PatKind::List(ps) => {
+                let subs: Vec<Pat> = ps.iter().map(|x| self.pat(*x)).collect();
+                let list = self.lw.list;
+                subs.into_iter()
+                    .rev()
+                    .fold(Pat::Ctor(list.empty, Box::new([])), |tail, h| {
+                        Pat::Ctor(list.cons, Box::new([h, tail]))
+                    })
+            }
+            PatKind::Cons(h, t) => {
+                let h = self.pat(*h);
+                let t = self.pat(*t);
+                Pat::Ctor(self.lw.list.cons, Box::new([h, t]))
+            }
+            PatKind::Dict(fields) => Pat::Fields(
+                fields
+                    .iter()
+                    .map(|f| {
+                        let sub = match f.pat {
+                            Some(sp) => self.pat(sp),
+                            None => Pat::Bind(
+                                self.bind(Key::Name(Rc::from(f.name.text.as_str())), Kind::Plain),
+                            ),
+                        };
+                        (Rc::from(f.name.text.as_str()), sub)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn bind_all(&mut self, p: PatId) {
+        let arena = self.arena();
+        match &arena.pat(p).kind {
+            PatKind::Var(name) => {
+                self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain);
+            }
+            PatKind::Dict(fields) => {
+                for f in fields {
+                    match f.pat {
+                        Some(sp) => self.bind_all(sp),
+                        None => {
+                            self.bind(Key::Name(Rc::from(f.name.text.as_str())), Kind::Plain);
+                        }
+                    }
+                }
+            }
+            kind => {
+                let mut children = Vec::new();
+                kind.for_each_child(|c| children.push(c));
+                for c in children {
+                    self.bind_all(c);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    fn lambda(&mut self, params: &[Param], body: ExprId) -> CodeId {
+        self.frames.push(Frame::default());
+        let code = self.lambda_in_frame(params, body);
+        self.finish_lambda(params.len() as u32, code)
+    }
+
+    fn finish_lambda(&mut self, arity: u32, body: CodeId) -> CodeId {
+        let frame = self.frames.pop().unwrap_or_default();
+        let captures: Box<[Source]> = frame.captures.iter().map(|c| c.2).collect();
+        let id = self.lw.program.add_lambda(Lambda {
+            arity,
+            slots: frame.max_slots,
+            captures,
+            body,
+        });
+        self.add(Code::Lambda(id))
+    }
+
+    /// `fn f x y: A -> B -> C = body`: a lambda over the named parameters.
+    fn named_lambda(&mut self, params: &[(Rc<str>, Span)], body: ExprId) -> CodeId {
+        self.frames.push(Frame::default());
+        for (name, _) in params {
+            self.bind(Key::Name(name.clone()), Kind::Plain);
+        }
+        let code = self.expr(body);
+        self.finish_lambda(params.len() as u32, code)
+    }
+
+    // ------------------------------------------------------------------ let
+
+    fn let_seq(&mut self, bindings: &[Binding], body: ExprId) -> CodeId {
+        let mark = self.mark();
+        enum Step {
+            Slot(u32, CodeId),
+            Destructure(CodeId, Pat),
+        }
+        let mut steps = Vec::new();
+        for b in bindings {
+            let arena = self.arena();
+            match &arena.pat(b.pat).kind {
+                PatKind::Var(name) => {
+                    let n = self.let_preds.get(&b.pat).map_or(0, |l| l.total);
+                    let key = Key::Name(Rc::from(name.as_str()));
+                    if n == 0 {
+                        let value = self.expr(b.value);
+                        let slot = self.bind(key, Kind::Plain);
+                        steps.push(Step::Slot(slot, value));
+                    } else {
+                        let value = self.dict_abstraction(b.pat, n, |cx| cx.expr(b.value));
+                        let slot = self.bind(key, Kind::DictAbs(n));
+                        steps.push(Step::Slot(slot, value));
+                    }
+                }
+                _ => {
+                    let value = self.expr(b.value);
+                    let p = self.pat(b.pat);
+                    steps.push(Step::Destructure(value, p));
+                }
+            }
+        }
+        let mut code = self.expr(body);
+        for step in steps.into_iter().rev() {
+            code = match step {
+                Step::Slot(slot, value) => self.add(Code::Let {
+                    slot,
+                    value,
+                    body: code,
+                }),
+                Step::Destructure(value, p) => self.add(Code::Match {
+                    scrutinee: value,
+                    arms: Box::new([(p, code)]),
+                }),
+            };
+        }
+        self.release(mark);
+        code
+    }
+
+    /// A lambda over the `total` dictionaries `owner` supplies, around `f`'s code.
+    fn dict_abstraction(
+        &mut self,
+        owner: PatId,
+        total: u32,
+        f: impl FnOnce(&mut Self) -> CodeId,
+    ) -> CodeId {
+        self.frames.push(Frame::default());
+        for i in 0..total {
+            self.bind(Key::LetDict(owner, i), Kind::Plain);
+        }
+        let code = f(self);
+        self.finish_lambda(total, code)
+    }
+
+    fn let_rec(&mut self, bindings: &[Binding], body: ExprId) -> CodeId {
+        let arena = self.arena();
+        let mut members: Vec<(Rc<str>, PatId, &[Param], ExprId)> = Vec::new();
+        for b in bindings {
+            let name = match &arena.pat(b.pat).kind {
+                PatKind::Var(n) => Rc::from(n.as_str()),
+                _ => return self.let_seq(bindings, body),
+            };
+            let mut value = b.value;
+            while let ExprKind::Ascribe { expr, .. } = &arena.expr(value).kind {
+                value = *expr;
+            }
+            match &arena.expr(value).kind {
+                ExprKind::Lambda { params, body, .. }
+                    if !self.errors.contains(&arena.expr(value).span) =>
+                {
+                    members.push((name, b.pat, params, *body))
+                }
+                _ => return self.let_seq(bindings, body),
+            }
+        }
+        let group_dicts = members
+            .first()
+            .and_then(|m| self.let_preds.get(&m.1))
+            .map(|l| (l.owner, l.total));
+        let mark = self.mark();
+        let code = if group_dicts.is_none_or(|(_, total)| total == 0) {
+            let (group, first_slot) = self.rec_group(&members);
+            for m in &members {
+                self.bind(Key::Name(m.0.clone()), Kind::Plain);
+            }
+            let body = self.expr(body);
+            self.add(Code::LetRec {
+                group,
+                first_slot,
+                body,
+            })
+        } else {
+            let (owner, total) = group_dicts.unwrap_or((members[0].1, 0));
+            let value = self.dict_abstraction(owner, total, |cx| {
+                let (group, first_slot) = cx.rec_group(&members);
+                let slots: Box<[CodeId]> = (0..members.len() as u32)
+                    .map(|i| cx.add(Code::Local(first_slot + i)))
+                    .collect();
+                let tuple = cx.add(Code::Tuple(slots));
+                cx.add(Code::LetRec {
+                    group,
+                    first_slot,
+                    body: tuple,
+                })
+            });
+            let mut slot = 0;
+            for (index, m) in members.iter().enumerate() {
+                let indices: Rc<[u32]> = self
+                    .let_preds
+                    .get(&m.1)
+                    .map(|l| l.indices.iter().copied().collect())
+                    .unwrap_or_else(|| Rc::from(Vec::new()));
+                let kind = Kind::GroupMember {
+                    index: index as u32,
+                    indices,
+                    total,
+                };
+                if index == 0 {
+                    slot = self.bind(Key::Name(m.0.clone()), kind);
+                } else {
+                    self.frame()
+                        .locals
+                        .push((Key::Name(m.0.clone()), kind, slot));
+                }
+            }
+            let body = self.expr(body);
+            self.add(Code::Let { slot, value, body })
+        };
+        self.release(mark);
+        code
+    }
+
+    /// Lowers the members of a rec group; their slots follow in the current frame.
+    fn rec_group(&mut self, members: &[(Rc<str>, PatId, &[Param], ExprId)]) -> (u32, u32) {
+        let names: Vec<Key> = members.iter().map(|m| Key::Name(m.0.clone())).collect();
+        let mut captures: Vec<(Key, Kind, Source)> = Vec::new();
+        let mut lambdas = Vec::new();
+        for m in members {
+            self.frames.push(Frame {
+                group: names.clone(),
+                capture_base: 1,
+                captures: std::mem::take(&mut captures),
+                ..Frame::default()
+            });
+            let code = self.lambda_in_frame(m.2, m.3);
+            let frame = self.frames.pop().unwrap_or_default();
+            captures = frame.captures;
+            lambdas.push(self.lw.program.add_lambda(Lambda {
+                arity: m.2.len() as u32,
+                slots: frame.max_slots,
+                captures: Box::new([]),
+                body: code,
+            }));
+        }
+        let group = RecGroup {
+            members: lambdas.into(),
+            captures: captures.iter().map(|c| c.2).collect(),
+        };
+        self.lw.program.groups.push(group);
+        let first_slot = self.frame().next_slot;
+        for _ in members {
+            self.frame().alloc();
+        }
+        // The slots are claimed here and named by the caller.
+        self.frame().next_slot = first_slot;
+        ((self.lw.program.groups.len() - 1) as u32, first_slot)
+    }
+
+    /// The body of a lambda whose frame is already pushed.
+    fn lambda_in_frame(&mut self, params: &[Param], body: ExprId) -> CodeId {
+        let mut destructure = Vec::new();
+        for p in params {
+            match &self.arena().pat(p.pat).kind {
+                PatKind::Var(name) => {
+                    self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain);
+                }
+                _ => {
+                    let slot = self.frame().alloc();
+                    destructure.push((slot, p.pat));
+                }
+            }
+        }
+        let mut pats = Vec::new();
+        for (slot, p) in destructure {
+            pats.push((slot, self.pat(p)));
+        }
+        let mut code = self.expr(body);
+        for (slot, p) in pats.into_iter().rev() {
+            let s = self.add(Code::Local(slot));
+            code = self.add(Code::Match {
+                scrutinee: s,
+                arms: Box::new([(p, code)]),
+            });
+        }
+        code
+    }
+}

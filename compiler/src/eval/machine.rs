@@ -1,0 +1,1182 @@
+//! The abstract machine. Control is an explicit stack of continuations and frames live in
+//! one value stack, so evaluation never recurses natively: a call in tail position (an
+//! `if` or `match` branch, a `let` body) replaces its caller's frame, and deep non-tail
+//! recursion grows heap stacks up to a limit that stops it with a clear error.
+
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::dicts;
+use super::ir::*;
+use super::natives::{self, ListIds, Prim};
+use super::print::Names;
+use super::value::{Dict, DictRef, Node, NodeKind, Stuck, Value};
+use super::RunError;
+
+/// Steps between two looks at the gas budget and the interrupt flag.
+const CHECK_EVERY: u32 = 1 << 14;
+
+/// At most this many reached holes keep their environment (the rest are counted).
+pub const MAX_RECORDED_HOLES: usize = 1000;
+
+enum K {
+    Eval(CodeId),
+    Return {
+        bp: u32,
+        cp: u32,
+    },
+    /// Apply the function below `n` arguments on the value stack.
+    Call(u32),
+    /// Apply the value on top to the `n` arguments below it.
+    ApplyRest(u32),
+    CallMember(u32, u32),
+    CallGlobal(u32, u32),
+    Prim1(Prim),
+    Prim2(Prim),
+    And(CodeId),
+    Or(CodeId),
+    If(CodeId, CodeId),
+    Let(u32, CodeId),
+    Match(CodeId),
+    Construct(u32, u32),
+    Tuple(u32),
+    List(u32),
+    Record(CodeId),
+    Field(CodeId),
+    TupleField(u32),
+    Update(CodeId),
+    CacheGlobal(u32),
+    CacheMethod(Rc<Dict>, u32),
+}
+
+#[derive(Clone)]
+enum GlobalState {
+    Pending,
+    Running,
+    Done(Value),
+}
+
+/// A hole evaluation reached, with the values of the locals in scope there.
+pub struct Reached {
+    pub site: u32,
+    pub env: Vec<(Rc<str>, Value)>,
+}
+
+pub struct Settings {
+    pub gas: Option<u64>,
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Most entries of the continuation stack, and of the frame stack.
+    pub max_stack: usize,
+}
+
+/// What `eval` does next: stop, or continue with another node.
+enum Flow {
+    Done,
+    Next(CodeId),
+}
+
+impl Flow {
+    /// Runs `f` when done (everything was pushed), keeping a continuation as it is.
+    fn or_else(self, f: impl FnOnce()) -> Flow {
+        if let Flow::Done = self {
+            f();
+        }
+        self
+    }
+}
+
+enum Matched {
+    Yes,
+    No,
+    Stuck,
+}
+
+pub struct Machine<'p> {
+    prog: &'p Program,
+    list: ListIds,
+    ctrl: Vec<K>,
+    vals: Vec<Value>,
+    locals: Vec<Value>,
+    bp: usize,
+    cp: usize,
+    globals: Vec<GlobalState>,
+    settings: Settings,
+    pub steps: u64,
+    /// Steps left before the next look at the limits.
+    budget: u32,
+    pub reached: Vec<Reached>,
+    pub reached_total: u64,
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(prog: &'p Program, list: ListIds, settings: Settings) -> Machine<'p> {
+        Machine {
+            prog,
+            list,
+            ctrl: Vec::new(),
+            vals: Vec::new(),
+            locals: Vec::new(),
+            bp: 0,
+            cp: 0,
+            globals: vec![GlobalState::Pending; prog.globals.len()],
+            settings,
+            steps: 0,
+            budget: CHECK_EVERY,
+            reached: Vec::new(),
+            reached_total: 0,
+        }
+    }
+
+    /// Runs body `entry` (no parameters) to a value.
+    pub fn run(&mut self, entry: u32) -> Result<Value, RunError> {
+        let start = self.vals.len();
+        let result = match self.enter(entry, start, 0, &[], None) {
+            Ok(Flow::Next(body)) => {
+                self.ctrl.push(K::Eval(body));
+                self.run_loop()
+            }
+            Ok(Flow::Done) => self.run_loop(),
+            Err(e) => Err(e),
+        };
+        // Drop what an error left behind before reporting it.
+        self.ctrl.clear();
+        self.locals.clear();
+        let v = result.map(|_| self.vals.pop().unwrap_or(Value::Unit));
+        self.vals.clear();
+        v
+    }
+
+    fn run_loop(&mut self) -> Result<(), RunError> {
+        let prog = self.prog;
+        while let Some(k) = self.ctrl.pop() {
+            self.tick()?;
+            match k {
+                K::Eval(id) => self.eval(prog, id)?,
+                K::Return { bp, cp } => {
+                    self.locals.truncate(self.bp);
+                    self.bp = bp as usize;
+                    self.cp = cp as usize;
+                }
+                K::Call(n) => {
+                    let flow = self.call(n as usize)?;
+                    self.follow(prog, flow)?;
+                }
+                K::ApplyRest(n) => {
+                    let f = self.pop();
+                    let at = self.vals.len() - n as usize;
+                    self.vals.insert(at, f);
+                    let flow = self.call(n as usize)?;
+                    self.follow(prog, flow)?;
+                }
+                K::CallMember(j, n) => {
+                    let flow = self.call_member(j, n as usize)?;
+                    self.follow(prog, flow)?;
+                }
+                K::CallGlobal(g, n) => {
+                    let flow = self.call_global(g, n as usize)?;
+                    self.follow(prog, flow)?;
+                }
+                K::Prim1(p) => {
+                    let a = self.pop();
+                    let v = natives::unary(p, &a, self.list)?;
+                    self.vals.push(v);
+                }
+                K::Prim2(p) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let v = natives::binary(p, &a, &b)?;
+                    self.vals.push(v);
+                }
+                K::And(rhs) | K::Or(rhs) => {
+                    let is_and = matches!(k, K::And(_));
+                    match self.pop() {
+                        Value::Bool(b) if b == is_and => self.ctrl.push(K::Eval(rhs)),
+                        Value::Bool(b) => self.vals.push(Value::Bool(b)),
+                        v @ Value::Stuck(_) => self.vals.push(Value::stuck(Stuck::Op {
+                            op: if is_and { "&&" } else { "||" },
+                            args: vec![v],
+                        })),
+                        _ => return Err(RunError::Runtime("`&&`/`||` expect booleans".into())),
+                    }
+                }
+                K::If(t, e) => match self.pop() {
+                    Value::Bool(true) => self.eval(prog, t)?,
+                    Value::Bool(false) => self.eval(prog, e)?,
+                    c => self.branch(c, t, e)?,
+                },
+                K::Let(slot, body) => {
+                    let v = self.pop();
+                    self.locals[self.bp + slot as usize] = v;
+                    self.eval(prog, body)?;
+                }
+                K::Match(id) => {
+                    let v = self.pop();
+                    if let Some(body) = self.arm(prog, id, v)? {
+                        self.eval(prog, body)?;
+                    }
+                }
+                K::Construct(ctor, n) => {
+                    let fields = self.pop_n(n as usize);
+                    self.vals.push(Node::value(NodeKind::Data(ctor), fields));
+                }
+                K::Tuple(n) => {
+                    let fields = self.pop_n(n as usize);
+                    self.vals.push(Node::value(NodeKind::Tuple, fields));
+                }
+                K::List(n) => {
+                    let items = self.pop_n(n as usize);
+                    let v = self.build_list(items);
+                    self.vals.push(v);
+                }
+                K::Record(id) => self.finish_record(prog, id),
+                K::Field(id) => {
+                    if let Code::Field { name, .. } = &prog.code[id as usize] {
+                        let base = self.pop();
+                        let v = field(&base, name)?;
+                        self.vals.push(v);
+                    }
+                }
+                K::TupleField(i) => {
+                    let base = self.pop();
+                    let v = tuple_field(&base, i)?;
+                    self.vals.push(v);
+                }
+                K::Update(id) => {
+                    if let Code::Update { names, .. } = &prog.code[id as usize] {
+                        let values = self.pop_n(names.len());
+                        let base = self.pop();
+                        let v = update(base, names, values)?;
+                        self.vals.push(v);
+                    }
+                }
+                K::CacheGlobal(g) => {
+                    if let Some(v) = self.vals.last() {
+                        self.globals[g as usize] = GlobalState::Done(v.clone());
+                    }
+                }
+                K::CacheMethod(d, m) => {
+                    if let (Some(v), Some(cell)) = (self.vals.last(), d.methods.get(m as usize)) {
+                        let _ = cell.set(v.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts one step; every `CHECK_EVERY` steps, looks at the limits.
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), RunError> {
+        self.budget -= 1;
+        if self.budget == 0 {
+            self.budget = CHECK_EVERY;
+            self.check_limits()?;
+        }
+        Ok(())
+    }
+
+    fn check_limits(&mut self) -> Result<(), RunError> {
+        self.steps += u64::from(CHECK_EVERY);
+        if let Some(limit) = self.settings.gas {
+            if self.steps > limit {
+                return Err(RunError::OutOfGas { limit });
+            }
+        }
+        if let Some(flag) = &self.settings.interrupt {
+            if flag.load(Ordering::Relaxed) {
+                return Err(RunError::Interrupted);
+            }
+        }
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Value {
+        self.vals.pop().unwrap_or(Value::Unit)
+    }
+
+    fn pop_n(&mut self, n: usize) -> Vec<Value> {
+        let at = self.vals.len().saturating_sub(n);
+        self.vals.split_off(at)
+    }
+
+    /// A value that needs no machine step (a constant or a variable), by reference.
+    #[inline(always)]
+    fn peek<'a>(&'a self, prog: &'a Program, id: CodeId) -> Option<&'a Value> {
+        match &prog.code[id as usize] {
+            Code::Const(v) => Some(v),
+            Code::Local(s) => Some(&self.locals[self.bp + *s as usize]),
+            Code::Capture(i) => Some(&self.locals[self.cp + *i as usize]),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn quick(&self, prog: &Program, id: CodeId) -> Option<Value> {
+        self.peek(prog, id).cloned()
+    }
+
+    /// Like `quick`, and also a native applied to quick operands (`n - 1`, `n < 2`).
+    #[inline(always)]
+    fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, RunError>> {
+        match &prog.code[id as usize] {
+            Code::Prim2(p, a, b) => {
+                let a = self.peek(prog, *a)?;
+                let b = self.peek(prog, *b)?;
+                Some(natives::binary(*p, a, b))
+            }
+            _ => self.quick(prog, id).map(Ok),
+        }
+    }
+
+    /// Pushes the values of `items` in order: quick ones at once, the rest through the
+    /// machine (after `then` is scheduled). `Done` when all were quick; otherwise the
+    /// first item to evaluate next.
+    #[inline]
+    fn push_all(&mut self, prog: &Program, items: &[CodeId], then: K) -> Result<Flow, RunError> {
+        for (i, id) in items.iter().enumerate() {
+            match self.quick_op(prog, *id) {
+                Some(v) => self.vals.push(v?),
+                None => {
+                    self.ctrl.push(then);
+                    for rest in items[i + 1..].iter().rev() {
+                        self.ctrl.push(K::Eval(*rest));
+                    }
+                    return Ok(Flow::Next(*id));
+                }
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    /// Evaluates `id`, pushing its value (or scheduling what computes it). Subexpressions
+    /// in tail position continue in this loop instead of going through the stack.
+    fn eval(&mut self, prog: &'p Program, mut id: CodeId) -> Result<(), RunError> {
+        loop {
+            let next = match &prog.code[id as usize] {
+                Code::Const(v) => {
+                    self.vals.push(v.clone());
+                    Flow::Done
+                }
+                Code::Local(s) => {
+                    let v = self.locals[self.bp + *s as usize].clone();
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Capture(i) => {
+                    let v = self.locals[self.cp + *i as usize].clone();
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Member(j) => {
+                    let v = self.member_value(*j);
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Global(g) => self.global(*g)?,
+                Code::GlobalWith(g, dicts) => {
+                    let start = self.vals.len();
+                    for d in dicts.iter() {
+                        let d = self.dict(d);
+                        self.vals.push(Value::Dict(d));
+                    }
+                    let body = prog.globals[*g as usize].body;
+                    self.enter(body, start, dicts.len(), &[], None)?
+                }
+                Code::Method { dict, method, name } => {
+                    let d = self.dict(dict);
+                    self.method(d, *method, name)?
+                }
+                Code::Dict(d) => {
+                    let d = self.dict(d);
+                    self.vals.push(Value::Dict(d));
+                    Flow::Done
+                }
+                Code::Literal { text, dict } => {
+                    let d = self.dict(dict);
+                    let ty = d
+                        .as_ref()
+                        .and_then(|d| prog.instances.get(d.instance as usize))
+                        .and_then(|i| i.head.clone());
+                    let v = match ty {
+                        Some(ty) => literal_value(text, &ty)?,
+                        None => Value::stuck(Stuck::Unresolved {
+                            method: text.clone(),
+                        }),
+                    };
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Lambda(l) => {
+                    let lam = &prog.lambdas[*l as usize];
+                    let captured: Vec<Value> =
+                        lam.captures.iter().map(|s| self.source(*s)).collect();
+                    self.vals.push(Node::value(NodeKind::Closure(*l), captured));
+                    Flow::Done
+                }
+                Code::App(f, args) => {
+                    let n = args.len() as u32;
+                    match self.quick(prog, *f) {
+                        Some(fv) => {
+                            self.vals.push(fv);
+                            match self.push_all(prog, args, K::Call(n))? {
+                                Flow::Done => self.call(args.len())?,
+                                next => next,
+                            }
+                        }
+                        None => {
+                            self.ctrl.push(K::Call(n));
+                            for a in args.iter().rev() {
+                                self.ctrl.push(K::Eval(*a));
+                            }
+                            Flow::Next(*f)
+                        }
+                    }
+                }
+                Code::CallGlobal {
+                    global: g,
+                    func,
+                    args,
+                } => {
+                    if !matches!(self.globals[*g as usize], GlobalState::Done(_)) {
+                        // First use: evaluate the function value the ordinary way.
+                        self.ctrl.push(K::Call(args.len() as u32));
+                        for a in args.iter().rev() {
+                            self.ctrl.push(K::Eval(*a));
+                        }
+                        Flow::Next(*func)
+                    } else {
+                        match self.push_all(prog, args, K::CallGlobal(*g, args.len() as u32))? {
+                            Flow::Done => self.call_global(*g, args.len())?,
+                            next => next,
+                        }
+                    }
+                }
+                Code::CallMember(j, args) => {
+                    match self.push_all(prog, args, K::CallMember(*j, args.len() as u32))? {
+                        Flow::Done => self.call_member(*j, args.len())?,
+                        next => next,
+                    }
+                }
+                Code::Prim1(p, a) => match self.quick_op(prog, *a) {
+                    Some(v) => {
+                        let v = natives::unary(*p, &v?, self.list)?;
+                        self.vals.push(v);
+                        Flow::Done
+                    }
+                    None => {
+                        self.ctrl.push(K::Prim1(*p));
+                        Flow::Next(*a)
+                    }
+                },
+                Code::Prim2(p, a, b) => {
+                    let flow = self.push_all(prog, &[*a, *b], K::Prim2(*p))?;
+                    if let Flow::Done = flow {
+                        let b = self.pop();
+                        let a = self.pop();
+                        let v = natives::binary(*p, &a, &b)?;
+                        self.vals.push(v);
+                    }
+                    flow
+                }
+                Code::And(a, b) => {
+                    self.ctrl.push(K::And(*b));
+                    Flow::Next(*a)
+                }
+                Code::Or(a, b) => {
+                    self.ctrl.push(K::Or(*b));
+                    Flow::Next(*a)
+                }
+                Code::If(c, t, e) => match self.quick_op(prog, *c) {
+                    Some(v) => match v? {
+                        Value::Bool(true) => Flow::Next(*t),
+                        Value::Bool(false) => Flow::Next(*e),
+                        other => {
+                            self.branch(other, *t, *e)?;
+                            Flow::Done
+                        }
+                    },
+                    None => {
+                        self.ctrl.push(K::If(*t, *e));
+                        Flow::Next(*c)
+                    }
+                },
+                Code::Let { slot, value, body } => match self.quick_op(prog, *value) {
+                    Some(v) => {
+                        self.locals[self.bp + *slot as usize] = v?;
+                        Flow::Next(*body)
+                    }
+                    None => {
+                        self.ctrl.push(K::Let(*slot, *body));
+                        Flow::Next(*value)
+                    }
+                },
+                Code::LetRec {
+                    group,
+                    first_slot,
+                    body,
+                } => {
+                    let g = &prog.groups[*group as usize];
+                    let captured: Vec<Value> = g.captures.iter().map(|s| self.source(*s)).collect();
+                    let node = Node::value(NodeKind::Group(*group), captured);
+                    for j in 0..g.members.len() {
+                        let member = Node::value(NodeKind::Member(j as u32), vec![node.clone()]);
+                        self.locals[self.bp + *first_slot as usize + j] = member;
+                    }
+                    Flow::Next(*body)
+                }
+                Code::Match { scrutinee, .. } => match self.quick(prog, *scrutinee) {
+                    Some(v) => match self.arm(prog, id, v)? {
+                        Some(body) => Flow::Next(body),
+                        None => Flow::Done,
+                    },
+                    None => {
+                        self.ctrl.push(K::Match(id));
+                        Flow::Next(*scrutinee)
+                    }
+                },
+                Code::Construct { ctor, args } => {
+                    let flow = self.push_all(prog, args, K::Construct(*ctor, args.len() as u32))?;
+                    if let Flow::Done = flow {
+                        let fields = self.pop_n(args.len());
+                        self.vals.push(Node::value(NodeKind::Data(*ctor), fields));
+                    }
+                    flow
+                }
+                Code::Tuple(items) => {
+                    let flow = self.push_all(prog, items, K::Tuple(items.len() as u32))?;
+                    if let Flow::Done = flow {
+                        let fields = self.pop_n(items.len());
+                        self.vals.push(Node::value(NodeKind::Tuple, fields));
+                    }
+                    flow
+                }
+                Code::List(items) => {
+                    let flow = self.push_all(prog, items, K::List(items.len() as u32))?;
+                    if let Flow::Done = flow {
+                        let items = self.pop_n(items.len());
+                        let v = self.build_list(items);
+                        self.vals.push(v);
+                    }
+                    flow
+                }
+                Code::Record { values, .. } => {
+                    self.push_all(prog, values, K::Record(id))?.or_else(|| {
+                        self.finish_record(prog, id);
+                    })
+                }
+                Code::Field { base, .. } => {
+                    self.ctrl.push(K::Field(id));
+                    Flow::Next(*base)
+                }
+                Code::TupleField { base, index } => {
+                    self.ctrl.push(K::TupleField(*index));
+                    Flow::Next(*base)
+                }
+                Code::Update { base, values, .. } => {
+                    self.ctrl.push(K::Update(id));
+                    for v in values.iter().rev() {
+                        self.ctrl.push(K::Eval(*v));
+                    }
+                    Flow::Next(*base)
+                }
+                Code::Hole(site) => {
+                    let v = self.reach_hole(prog, *site);
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Marked(span) => {
+                    self.vals.push(Value::stuck(Stuck::Marked { span: *span }));
+                    Flow::Done
+                }
+            };
+            match next {
+                Flow::Done => return Ok(()),
+                Flow::Next(n) => {
+                    self.tick()?;
+                    id = n;
+                }
+            }
+        }
+    }
+
+    /// Continues with the body a call entered, if any.
+    #[inline]
+    fn follow(&mut self, prog: &'p Program, flow: Flow) -> Result<(), RunError> {
+        match flow {
+            Flow::Next(body) => self.eval(prog, body),
+            Flow::Done => Ok(()),
+        }
+    }
+
+    fn finish_record(&mut self, prog: &Program, id: CodeId) {
+        if let Code::Record { names, values } = &prog.code[id as usize] {
+            let fields = self.pop_n(values.len());
+            self.vals
+                .push(Node::value(NodeKind::Record(names.clone()), fields));
+        }
+    }
+
+    fn branch(&mut self, c: Value, t: CodeId, e: CodeId) -> Result<(), RunError> {
+        match c {
+            Value::Bool(true) => self.ctrl.push(K::Eval(t)),
+            Value::Bool(false) => self.ctrl.push(K::Eval(e)),
+            v @ Value::Stuck(_) => self.vals.push(Value::stuck(Stuck::If { cond: v })),
+            _ => return Err(RunError::Runtime("`if` expects a boolean".into())),
+        }
+        Ok(())
+    }
+
+    fn source(&self, s: Source) -> Value {
+        match s {
+            Source::At(Loc::Local(i)) => self.locals[self.bp + i as usize].clone(),
+            Source::At(Loc::Capture(i)) => self.locals[self.cp + i as usize].clone(),
+            Source::Member(j) => self.member_value(j),
+        }
+    }
+
+    /// Member `j` of the running frame's rec group, as a function value.
+    fn member_value(&self, j: u32) -> Value {
+        let group = self.locals[self.cp].clone();
+        Node::value(NodeKind::Member(j), vec![group])
+    }
+
+    fn dict(&self, code: &DictCode) -> DictRef {
+        if let DictCode::Static(d) = code {
+            return d.clone();
+        }
+        let (locals, bp, cp) = (&self.locals, self.bp, self.cp);
+        let at = |loc: Loc| {
+            let v = match loc {
+                Loc::Local(i) => locals.get(bp + i as usize),
+                Loc::Capture(i) => locals.get(cp + i as usize),
+            };
+            match v {
+                Some(Value::Dict(d)) => d.clone(),
+                _ => None,
+            }
+        };
+        dicts::resolve(self.prog, code, &at)
+    }
+
+    fn global(&mut self, g: u32) -> Result<Flow, RunError> {
+        match &self.globals[g as usize] {
+            GlobalState::Done(v) => {
+                let v = v.clone();
+                self.vals.push(v);
+                Ok(Flow::Done)
+            }
+            GlobalState::Running => {
+                let name = &self.prog.globals[g as usize].name;
+                Err(RunError::Runtime(format!(
+                    "`{name}` is defined in terms of its own value"
+                )))
+            }
+            GlobalState::Pending => {
+                self.globals[g as usize] = GlobalState::Running;
+                self.ctrl.push(K::CacheGlobal(g));
+                let body = self.prog.globals[g as usize].body;
+                let start = self.vals.len();
+                self.enter(body, start, 0, &[], None)
+            }
+        }
+    }
+
+    fn method(&mut self, d: DictRef, m: u32, name: &Rc<str>) -> Result<Flow, RunError> {
+        let Some(d) = d else {
+            self.vals.push(Value::stuck(Stuck::Unresolved {
+                method: name.clone(),
+            }));
+            return Ok(Flow::Done);
+        };
+        if let Some(v) = d.methods.get(m as usize).and_then(|c| c.get()) {
+            self.vals.push(v.clone());
+            return Ok(Flow::Done);
+        }
+        let body = self
+            .prog
+            .instances
+            .get(d.instance as usize)
+            .and_then(|i| i.methods.get(m as usize).copied().flatten());
+        let Some(body) = body else {
+            self.vals.push(Value::stuck(Stuck::Unresolved {
+                method: name.clone(),
+            }));
+            return Ok(Flow::Done);
+        };
+        self.ctrl.push(K::CacheMethod(d.clone(), m));
+        let start = self.vals.len();
+        for a in &d.args {
+            self.vals.push(Value::Dict(a.clone()));
+        }
+        self.vals.push(Value::Dict(Some(d.clone())));
+        let n = d.args.len() + 1;
+        self.enter(body, start, n, &[], None)
+    }
+
+    fn reach_hole(&mut self, prog: &Program, site: u32) -> Value {
+        let s = &prog.holes[site as usize];
+        self.reached_total += 1;
+        let reached = self.reached.len() as u32;
+        if self.reached.len() < MAX_RECORDED_HOLES {
+            let env = s
+                .env
+                .iter()
+                .map(|(n, loc)| {
+                    let v = match loc {
+                        Loc::Local(i) => self.locals[self.bp + *i as usize].clone(),
+                        Loc::Capture(i) => self.locals[self.cp + *i as usize].clone(),
+                    };
+                    (n.clone(), v)
+                })
+                .collect();
+            self.reached.push(Reached { site, env });
+        }
+        Value::stuck(Stuck::Hole {
+            name: s.name.clone(),
+            reached,
+        })
+    }
+
+    // ------------------------------------------------------------------ calls
+
+    /// Enters lambda `lam` with the `n` arguments at `vals[start..]` (removed from there),
+    /// in place of the running frame when the call is in tail position.
+    #[inline]
+    fn enter(
+        &mut self,
+        lam: u32,
+        start: usize,
+        n: usize,
+        captures: &[Value],
+        group: Option<&Value>,
+    ) -> Result<Flow, RunError> {
+        let l = &self.prog.lambdas[lam as usize];
+        if matches!(self.ctrl.last(), Some(K::Return { .. })) {
+            self.locals.truncate(self.bp);
+        } else {
+            self.ctrl.push(K::Return {
+                bp: self.bp as u32,
+                cp: self.cp as u32,
+            });
+            self.bp = self.locals.len();
+        }
+        self.locals.extend(self.vals.drain(start..start + n));
+        self.locals
+            .resize(self.bp + l.slots.max(n as u32) as usize, Value::Unit);
+        self.cp = self.locals.len();
+        if let Some(g) = group {
+            self.locals.push(g.clone());
+        }
+        self.locals.extend_from_slice(captures);
+        if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
+        {
+            return Err(RunError::StackOverflow);
+        }
+        Ok(Flow::Next(l.body))
+    }
+
+    /// Applies `vals[len - n - 1]` to the `n` values above it.
+    fn call(&mut self, n: usize) -> Result<Flow, RunError> {
+        let base = self.vals.len() - n - 1;
+        let f = std::mem::replace(&mut self.vals[base], Value::Unit);
+        match &f {
+            Value::Node(node) => match node.kind {
+                NodeKind::Closure(l) => self.call_lambda(&f, l, &node.fields, None, base, n),
+                NodeKind::Member(j) => {
+                    let group = node.fields[0].clone();
+                    let Value::Node(g) = &group else {
+                        return Err(RunError::Runtime("broken rec group".into()));
+                    };
+                    let NodeKind::Group(gid) = g.kind else {
+                        return Err(RunError::Runtime("broken rec group".into()));
+                    };
+                    let lam = self.prog.groups[gid as usize].members[j as usize];
+                    self.call_lambda(&f, lam, &g.fields, Some(&group), base, n)
+                }
+                NodeKind::Partial => {
+                    // Splice the saved arguments in front of the new ones.
+                    let inner = node.fields[0].clone();
+                    let saved = node.fields.len() - 1;
+                    self.vals[base] = inner;
+                    let tail = self.vals.split_off(base + 1);
+                    self.vals.extend(node.fields[1..].iter().cloned());
+                    self.vals.extend(tail);
+                    self.call(n + saved)
+                }
+                _ => self.not_a_function(f, base),
+            },
+            Value::CtorFn(c) => {
+                let arity = self.prog.ctors[*c as usize].arity as usize;
+                self.saturate(&f, arity, base, n, |fields| {
+                    Ok(Node::value(NodeKind::Data(*c), fields))
+                })
+            }
+            Value::Native(id) => {
+                let p = Prim::from_id(*id);
+                let list = self.list;
+                self.saturate(&f, p.arity() as usize, base, n, |args| {
+                    match args.as_slice() {
+                        [a] => natives::unary(p, a, list),
+                        [a, b] => natives::binary(p, a, b),
+                        _ => Err(RunError::Runtime("native arity".into())),
+                    }
+                })
+            }
+            Value::Stuck(_) => {
+                let args = self.vals.split_off(base + 1);
+                self.vals.truncate(base);
+                self.vals.push(Value::stuck(Stuck::App { func: f, args }));
+                Ok(Flow::Done)
+            }
+            _ => self.not_a_function(f, base),
+        }
+    }
+
+    fn not_a_function(&mut self, f: Value, base: usize) -> Result<Flow, RunError> {
+        let names = Names {
+            ctors: &self.prog.ctors,
+        };
+        let shown = names.print(&f);
+        self.vals.truncate(base);
+        Err(RunError::Runtime(format!("{shown} is not a function")))
+    }
+
+    /// Applies a function of fixed `arity` built by `make` once it has all its arguments.
+    fn saturate(
+        &mut self,
+        f: &Value,
+        arity: usize,
+        base: usize,
+        n: usize,
+        make: impl FnOnce(Vec<Value>) -> Result<Value, RunError>,
+    ) -> Result<Flow, RunError> {
+        if n < arity {
+            let mut fields = vec![f.clone()];
+            fields.extend(self.vals.drain(base + 1..));
+            self.vals.truncate(base);
+            self.vals.push(Node::value(NodeKind::Partial, fields));
+            return Ok(Flow::Done);
+        }
+        let rest = self.vals.split_off(base + 1 + arity);
+        let args = self.vals.split_off(base + 1);
+        self.vals.truncate(base);
+        let v = make(args)?;
+        self.vals.push(v);
+        if rest.is_empty() {
+            return Ok(Flow::Done);
+        }
+        let m = rest.len();
+        self.vals.extend(rest);
+        self.call(m)
+    }
+
+    fn call_lambda(
+        &mut self,
+        f: &Value,
+        lam: u32,
+        captures: &[Value],
+        group: Option<&Value>,
+        base: usize,
+        n: usize,
+    ) -> Result<Flow, RunError> {
+        let arity = self.prog.lambdas[lam as usize].arity as usize;
+        if n == arity {
+            let flow = self.enter(lam, base + 1, n, captures, group)?;
+            self.vals.truncate(base);
+            return Ok(flow);
+        }
+        if n < arity {
+            let mut fields = vec![f.clone()];
+            fields.extend(self.vals.drain(base + 1..));
+            self.vals.truncate(base);
+            self.vals.push(Node::value(NodeKind::Partial, fields));
+            return Ok(Flow::Done);
+        }
+        // More arguments than parameters: call, then apply the result to the rest.
+        self.ctrl.push(K::ApplyRest((n - arity) as u32));
+        let flow = self.enter(lam, base + 1, arity, captures, group)?;
+        self.vals.remove(base);
+        Ok(flow)
+    }
+
+    /// A call of global `g` (already evaluated) with the `n` values on top.
+    fn call_global(&mut self, g: u32, n: usize) -> Result<Flow, RunError> {
+        let GlobalState::Done(f) = &self.globals[g as usize] else {
+            return Err(RunError::Runtime(
+                "global called before it was evaluated".into(),
+            ));
+        };
+        if let Value::Node(node) = f {
+            if let NodeKind::Closure(l) = node.kind {
+                if self.prog.lambdas[l as usize].arity as usize == n {
+                    let base = self.vals.len() - n;
+                    if node.fields.is_empty() {
+                        return self.enter(l, base, n, &[], None);
+                    }
+                    let node = node.clone();
+                    return self.enter(l, base, n, &node.fields, None);
+                }
+            }
+        }
+        let f = f.clone();
+        let base = self.vals.len() - n;
+        self.vals.insert(base, f);
+        self.call(n)
+    }
+
+    /// A loop call of member `j` of the running rec group with the `n` values on top.
+    fn call_member(&mut self, j: u32, n: usize) -> Result<Flow, RunError> {
+        let group = self.locals[self.cp].clone();
+        let Value::Node(g) = &group else {
+            return Err(RunError::Runtime("broken rec group".into()));
+        };
+        let NodeKind::Group(gid) = g.kind else {
+            return Err(RunError::Runtime("broken rec group".into()));
+        };
+        let lam = self.prog.groups[gid as usize].members[j as usize];
+        let base = self.vals.len() - n;
+        if self.prog.lambdas[lam as usize].arity as usize == n {
+            return self.enter(lam, base, n, &g.fields, Some(&group));
+        }
+        let f = Node::value(NodeKind::Member(j), vec![group.clone()]);
+        self.vals.insert(base, f);
+        self.call(n)
+    }
+
+    // ------------------------------------------------------------------ data
+
+    fn build_list(&self, items: Vec<Value>) -> Value {
+        let mut out = Value::Tag(self.list.empty);
+        for v in items.into_iter().rev() {
+            out = Node::value(NodeKind::Data(self.list.cons), vec![v, out]);
+        }
+        out
+    }
+
+    /// The body of the first arm of match `id` that `v` matches (its variables bound), or
+    /// `None` when the match is indeterminate (its value pushed).
+    fn arm(&mut self, prog: &'p Program, id: CodeId, v: Value) -> Result<Option<CodeId>, RunError> {
+        let Code::Match { arms, .. } = &prog.code[id as usize] else {
+            return Err(RunError::Runtime("broken match".into()));
+        };
+        for (pat, body) in arms.iter() {
+            match self.matches(pat, &v) {
+                Matched::Yes => return Ok(Some(*body)),
+                Matched::No => {}
+                Matched::Stuck => {
+                    self.vals.push(Value::stuck(Stuck::Match { scrutinee: v }));
+                    return Ok(None);
+                }
+            }
+        }
+        let names = Names { ctors: &prog.ctors };
+        Err(RunError::Runtime(format!(
+            "no `when` arm matches the value {}",
+            names.print(&v)
+        )))
+    }
+
+    fn matches(&mut self, p: &Pat, v: &Value) -> Matched {
+        if let Value::Stuck(_) = v {
+            return match p {
+                Pat::Wild => Matched::Yes,
+                Pat::Bind(s) => {
+                    self.locals[self.bp + *s as usize] = v.clone();
+                    Matched::Yes
+                }
+                _ => Matched::Stuck,
+            };
+        }
+        match p {
+            Pat::Wild => Matched::Yes,
+            Pat::Bind(s) => {
+                self.locals[self.bp + *s as usize] = v.clone();
+                Matched::Yes
+            }
+            Pat::Marked => Matched::Stuck,
+            Pat::Int(text) | Pat::Float(text) => match literal_equals(text, v) {
+                Some(true) => Matched::Yes,
+                _ => Matched::No,
+            },
+            Pat::Str(s) => yes_if(matches!(v, Value::Str(x) if x.as_str() == &**s)),
+            Pat::Bool(b) => yes_if(matches!(v, Value::Bool(x) if x == b)),
+            Pat::Ctor(c, subs) => match v {
+                Value::Tag(t) => yes_if(t == c && subs.is_empty()),
+                Value::Node(n) if matches!(n.kind, NodeKind::Data(t) if t == *c) => {
+                    self.all(subs.iter().zip(n.fields.iter()))
+                }
+                _ => Matched::No,
+            },
+            Pat::Tuple(subs) => match v {
+                Value::Unit => yes_if(subs.is_empty()),
+                Value::Node(n)
+                    if matches!(n.kind, NodeKind::Tuple) && n.fields.len() == subs.len() =>
+                {
+                    self.all(subs.iter().zip(n.fields.iter()))
+                }
+                _ => Matched::No,
+            },
+            Pat::Fields(fs) => {
+                let record = match v {
+                    Value::Node(n)
+                        if matches!(n.kind, NodeKind::Data(_)) && n.fields.len() == 1 =>
+                    {
+                        &n.fields[0]
+                    }
+                    other => other,
+                };
+                match record {
+                    Value::Node(n) => match &n.kind {
+                        NodeKind::Record(names) => {
+                            let mut pairs = Vec::with_capacity(fs.len());
+                            for (name, sub) in fs.iter() {
+                                match names.iter().position(|x| x == name) {
+                                    Some(i) => pairs.push((sub, &n.fields[i])),
+                                    None => return Matched::No,
+                                }
+                            }
+                            self.all(pairs.into_iter())
+                        }
+                        _ => Matched::No,
+                    },
+                    Value::Stuck(_) => Matched::Stuck,
+                    _ => Matched::No,
+                }
+            }
+        }
+    }
+
+    fn all<'x>(&mut self, pairs: impl Iterator<Item = (&'x Pat, &'x Value)>) -> Matched {
+        for (p, v) in pairs {
+            match self.matches(p, v) {
+                Matched::Yes => {}
+                other => return other,
+            }
+        }
+        Matched::Yes
+    }
+}
+
+fn yes_if(b: bool) -> Matched {
+    if b {
+        Matched::Yes
+    } else {
+        Matched::No
+    }
+}
+
+/// Whether a numeric literal pattern equals `v` (read at `v`'s type).
+fn literal_equals(text: &str, v: &Value) -> Option<bool> {
+    Some(match v {
+        Value::I8(x) => text.parse::<i8>().ok()? == *x,
+        Value::I16(x) => text.parse::<i16>().ok()? == *x,
+        Value::I32(x) => text.parse::<i32>().ok()? == *x,
+        Value::I64(x) => text.parse::<i64>().ok()? == *x,
+        Value::U8(x) => text.parse::<u8>().ok()? == *x,
+        Value::U16(x) => text.parse::<u16>().ok()? == *x,
+        Value::U32(x) => text.parse::<u32>().ok()? == *x,
+        Value::U64(x) => text.parse::<u64>().ok()? == *x,
+        Value::F32(x) => text.parse::<f32>().ok()? == *x,
+        Value::F64(x) => text.parse::<f64>().ok()? == *x,
+        _ => return None,
+    })
+}
+
+/// The value of a numeric literal at the primitive type `ty`.
+pub fn literal_value(text: &str, ty: &str) -> Result<Value, RunError> {
+    fn parse<T: std::str::FromStr>(
+        text: &str,
+        ty: &str,
+        wrap: fn(T) -> Value,
+    ) -> Result<Value, RunError> {
+        text.parse::<T>().map(wrap).map_err(|_| {
+            RunError::Runtime(format!("the literal {text} does not fit the type {ty}"))
+        })
+    }
+    match ty {
+        "i8" => parse(text, ty, Value::I8),
+        "i16" => parse(text, ty, Value::I16),
+        "i32" => parse(text, ty, Value::I32),
+        "i64" => parse(text, ty, Value::I64),
+        "u8" => parse(text, ty, Value::U8),
+        "u16" => parse(text, ty, Value::U16),
+        "u32" => parse(text, ty, Value::U32),
+        "u64" => parse(text, ty, Value::U64),
+        "f32" => parse(text, ty, Value::F32),
+        "f64" => parse(text, ty, Value::F64),
+        other => Err(RunError::Runtime(format!(
+            "a numeric literal cannot have type {other}"
+        ))),
+    }
+}
+
+fn field(base: &Value, name: &Rc<str>) -> Result<Value, RunError> {
+    match base {
+        Value::Node(n) => match &n.kind {
+            NodeKind::Record(names) => names
+                .iter()
+                .position(|x| x == name)
+                .map(|i| n.fields[i].clone())
+                .ok_or_else(|| RunError::Runtime(format!("the record has no field `{name}`"))),
+            NodeKind::Data(_) if n.fields.len() == 1 => field(&n.fields[0], name),
+            _ => Err(RunError::Runtime(format!(
+                "this value has no field `{name}`"
+            ))),
+        },
+        Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
+            base: base.clone(),
+            field: name.clone(),
+        })),
+        _ => Err(RunError::Runtime(format!(
+            "this value has no field `{name}`"
+        ))),
+    }
+}
+
+fn tuple_field(base: &Value, index: u32) -> Result<Value, RunError> {
+    match base {
+        Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => n
+            .fields
+            .get(index as usize)
+            .cloned()
+            .ok_or_else(|| RunError::Runtime(format!("the tuple has no field {index}"))),
+        Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
+            base: base.clone(),
+            field: Rc::from(index.to_string()),
+        })),
+        _ => Err(RunError::Runtime(format!(
+            "this value has no field {index}"
+        ))),
+    }
+}
+
+fn update(base: Value, names: &[Rc<str>], values: Vec<Value>) -> Result<Value, RunError> {
+    let Value::Node(n) = &base else {
+        return match base {
+            Value::Stuck(_) => Ok(base),
+            _ => Err(RunError::Runtime("only records can be updated".into())),
+        };
+    };
+    match &n.kind {
+        NodeKind::Record(fields) => {
+            let mut out = n.fields.clone();
+            for (name, v) in names.iter().zip(values) {
+                match fields.iter().position(|x| x == name) {
+                    Some(i) => out[i] = v,
+                    None => {
+                        return Err(RunError::Runtime(format!(
+                            "the record has no field `{name}`"
+                        )))
+                    }
+                }
+            }
+            Ok(Node::value(NodeKind::Record(fields.clone()), out))
+        }
+        NodeKind::Data(c) if n.fields.len() == 1 => {
+            let inner = update(n.fields[0].clone(), names, values)?;
+            Ok(Node::value(NodeKind::Data(*c), vec![inner]))
+        }
+        _ => Err(RunError::Runtime("only records can be updated".into())),
+    }
+}

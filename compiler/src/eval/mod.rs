@@ -1,0 +1,190 @@
+//! Evaluation with holes. The typed program is lowered once (`lower`) and run by an
+//! abstract machine (`machine`) under resource limits. Holes and ill-typed nodes evaluate
+//! to indeterminate values that carry the hole (Hazel): what depends on them stays
+//! indeterminate, everything else computes normally.
+
+pub mod dicts;
+pub mod ir;
+pub mod lower;
+pub mod machine;
+pub mod natives;
+pub mod print;
+pub mod value;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::db::{item_types, parse, prelude_types, program_env, Database, ItemKey, SourceFile};
+use crate::span::Span;
+use lower::{ItemInput, Lowerer};
+use machine::{Machine, Settings};
+use print::Names;
+
+/// The default step budget: generous (tens of seconds of work), but finite.
+pub const DEFAULT_GAS: u64 = 2_000_000_000;
+
+/// Most entries on the machine's continuation stack or frame stack (each is 16 bytes):
+/// deep enough for recursion a million calls deep, bounded well below memory limits.
+pub const DEFAULT_MAX_STACK: usize = 16 * 1024 * 1024;
+
+/// Resource limits of one run.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Steps before the run stops; `None` runs without a budget.
+    pub gas: Option<u64>,
+    /// Set from outside (a timer) to stop the run; polled every few thousand steps.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    pub max_stack: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            gas: Some(DEFAULT_GAS),
+            interrupt: None,
+            max_stack: DEFAULT_MAX_STACK,
+        }
+    }
+}
+
+/// Why a run stopped without a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The program failed: division by zero, an index out of range, `unwrap` of `None`...
+    Runtime(String),
+    /// The step budget ran out.
+    OutOfGas { limit: u64 },
+    /// The interrupt flag was set (a timeout).
+    Interrupted,
+    /// Recursion went deeper than the stack limit.
+    StackOverflow,
+}
+
+impl RunError {
+    /// True for the resource limits (gas, interrupt, stack), false for program failures.
+    pub fn is_limit(&self) -> bool {
+        !matches!(self, RunError::Runtime(_))
+    }
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Runtime(m) => write!(f, "runtime error: {m}"),
+            RunError::OutOfGas { limit } => write!(
+                f,
+                "the program ran out of gas after {limit} steps (raise it with `--gas N`, or use `--no-gas`)"
+            ),
+            RunError::Interrupted => write!(f, "the program was stopped (time limit reached)"),
+            RunError::StackOverflow => write!(
+                f,
+                "the program recursed too deeply (more than {DEFAULT_MAX_STACK} pending calls or locals)"
+            ),
+        }
+    }
+}
+
+/// A hole that evaluation reached, with the values in scope there (printed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReachedHole {
+    pub name: Option<String>,
+    /// Absolute span in the file (or in the prelude when `in_prelude`).
+    pub span: Span,
+    pub in_prelude: bool,
+    /// Innermost first.
+    pub env: Vec<(String, String)>,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// The result printed as the reference prints values (`()` when the file has no
+    /// result expression).
+    pub value: String,
+    /// Holes reached, in order (the first `machine::MAX_RECORDED_HOLES`).
+    pub holes: Vec<ReachedHole>,
+    /// How many times a hole was reached in all.
+    pub holes_reached: u64,
+    /// Machine steps taken (to a granularity of a few thousand).
+    pub steps: u64,
+}
+
+/// Runs `file`: lowers its typed items with the prelude's and evaluates its result
+/// expression. Errors in the file do not stop it: ill-typed nodes are indeterminate.
+pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunOutcome, RunError> {
+    let prelude = db.prelude();
+    let env = program_env(db, prelude, file);
+    let prelude_items = &parse(db, prelude.file(db)).items;
+    let prelude_checked = prelude_types(db, prelude);
+    let items = &parse(db, file).items;
+    let user_checked: Vec<_> = (0..items.len())
+        .map(|i| item_types(db, prelude, ItemKey::new(db, file, i as u32)))
+        .collect();
+    let prelude_inputs: Vec<ItemInput<'_>> = prelude_items
+        .iter()
+        .zip(prelude_checked)
+        .enumerate()
+        .map(|(i, (item, types))| ItemInput {
+            item,
+            types,
+            prelude: true,
+            index: i as u32,
+        })
+        .collect();
+    let user_inputs: Vec<ItemInput<'_>> = items
+        .iter()
+        .zip(user_checked)
+        .enumerate()
+        .map(|(i, (item, types))| ItemInput {
+            item,
+            types,
+            prelude: false,
+            index: i as u32,
+        })
+        .collect();
+    let lowerer = Lowerer::new(env);
+    let list = lowerer.list;
+    let program = lowerer.lower_program(&prelude_inputs, &user_inputs);
+    let Some(main) = program.main else {
+        return Ok(RunOutcome {
+            value: "()".to_string(),
+            holes: Vec::new(),
+            holes_reached: 0,
+            steps: 0,
+        });
+    };
+    let settings = Settings {
+        gas: limits.gas,
+        interrupt: limits.interrupt.clone(),
+        max_stack: limits.max_stack,
+    };
+    let mut machine = Machine::new(&program, list, settings);
+    let value = machine.run(main)?;
+    let names = Names {
+        ctors: &program.ctors,
+    };
+    let holes = machine
+        .reached
+        .iter()
+        .map(|r| {
+            let site = &program.holes[r.site as usize];
+            ReachedHole {
+                name: site.name.clone(),
+                span: site.span,
+                in_prelude: site.prelude,
+                env: r
+                    .env
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), names.print(v)))
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(RunOutcome {
+        value: names.print(&value),
+        holes,
+        holes_reached: machine.reached_total,
+        steps: machine.steps,
+    })
+}

@@ -1,0 +1,286 @@
+//! Printing values as the reference does: `3i32`, `2.5f32`, `"hi"`, `[1i32, 2i32]`,
+//! `(1i32, true)`, `Some 2i32`, `Bar {z = 0f32}`, `{a = 1i32}`, `<closure>`, `?name`.
+//! Iterative (an explicit work list), so arbitrarily deep values print without recursion.
+
+use super::ir::{CtorInfo, ListCtor};
+use super::natives::Prim;
+use super::value::{NodeKind, Stuck, Value};
+
+/// How a value's parts are named: constructors, and the names of reached holes.
+pub struct Names<'a> {
+    pub ctors: &'a [CtorInfo],
+}
+
+enum Task<'v> {
+    /// A value; `atom` asks for parentheses around an application.
+    Value(&'v Value, bool),
+    Text(&'static str),
+    Owned(String),
+}
+
+/// The text of a scalar as `show` renders it (no type suffix), or `None` for compound values.
+pub fn show_scalar(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Unit => "()".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::I8(x) => x.to_string(),
+        Value::I16(x) => x.to_string(),
+        Value::I32(x) => x.to_string(),
+        Value::I64(x) => x.to_string(),
+        Value::U8(x) => x.to_string(),
+        Value::U16(x) => x.to_string(),
+        Value::U32(x) => x.to_string(),
+        Value::U64(x) => x.to_string(),
+        Value::F32(x) => x.to_string(),
+        Value::F64(x) => x.to_string(),
+        Value::Str(s) => quote(s),
+        _ => return None,
+    })
+}
+
+/// A string literal as the reference writes it.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn scalar_with_suffix(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::I8(x) => format!("{x}i8"),
+        Value::I16(x) => format!("{x}i16"),
+        Value::I32(x) => format!("{x}i32"),
+        Value::I64(x) => format!("{x}i64"),
+        Value::U8(x) => format!("{x}u8"),
+        Value::U16(x) => format!("{x}u16"),
+        Value::U32(x) => format!("{x}u32"),
+        Value::U64(x) => format!("{x}u64"),
+        Value::F32(x) => format!("{x}f32"),
+        Value::F64(x) => format!("{x}f64"),
+        other => return show_scalar(other),
+    })
+}
+
+impl Names<'_> {
+    fn ctor_name(&self, id: u32) -> &str {
+        self.ctors.get(id as usize).map(|c| &*c.name).unwrap_or("?")
+    }
+
+    fn list_kind(&self, id: u32) -> Option<ListCtor> {
+        self.ctors.get(id as usize).and_then(|c| c.list)
+    }
+
+    pub fn print(&self, v: &Value) -> String {
+        let mut out = String::new();
+        let mut work: Vec<Task<'_>> = vec![Task::Value(v, false)];
+        while let Some(task) = work.pop() {
+            match task {
+                Task::Text(t) => out.push_str(t),
+                Task::Owned(t) => out.push_str(&t),
+                Task::Value(v, atom) => self.value(v, atom, &mut out, &mut work),
+            }
+        }
+        out
+    }
+
+    /// Prints `v` directly, or schedules its parts (pushed in reverse order).
+    fn value<'v>(&self, v: &'v Value, atom: bool, out: &mut String, work: &mut Vec<Task<'v>>) {
+        if let Some(s) = scalar_with_suffix(v) {
+            out.push_str(&s);
+            return;
+        }
+        match v {
+            Value::Tag(id) => match self.list_kind(*id) {
+                Some(ListCtor::Empty) => out.push_str("[]"),
+                _ => out.push_str(self.ctor_name(*id)),
+            },
+            Value::CtorFn(_) | Value::Native(_) => out.push_str("<closure>"),
+            Value::Dict(_) => out.push_str("<dictionary>"),
+            Value::Stuck(s) => self.stuck(s, atom, out, work),
+            Value::Node(n) => match &n.kind {
+                NodeKind::Closure(_)
+                | NodeKind::Partial
+                | NodeKind::Group(_)
+                | NodeKind::Member(_) => out.push_str("<closure>"),
+                NodeKind::Tuple => {
+                    let mut parts = Vec::new();
+                    parts.push(Task::Text("("));
+                    sequence(&mut parts, n.fields.iter(), ", ");
+                    parts.push(Task::Text(")"));
+                    push_reversed(work, parts);
+                }
+                NodeKind::Array => {
+                    let mut parts = vec![Task::Text("<array ")];
+                    sequence(&mut parts, n.fields.iter(), ", ");
+                    parts.push(Task::Text(">"));
+                    push_reversed(work, parts);
+                }
+                NodeKind::Record(names) => {
+                    let mut parts = vec![Task::Text("{")];
+                    for (i, (name, value)) in names.iter().zip(&n.fields).enumerate() {
+                        if i > 0 {
+                            parts.push(Task::Text(", "));
+                        }
+                        parts.push(Task::Owned(format!("{name} = ")));
+                        parts.push(Task::Value(value, false));
+                    }
+                    parts.push(Task::Text("}"));
+                    push_reversed(work, parts);
+                }
+                NodeKind::Data(id) => {
+                    if self.list_kind(*id) == Some(ListCtor::Cons) {
+                        self.list(v, atom, work);
+                        return;
+                    }
+                    let mut parts = Vec::new();
+                    if atom {
+                        parts.push(Task::Text("("));
+                    }
+                    parts.push(Task::Owned(self.ctor_name(*id).to_string()));
+                    for f in &n.fields {
+                        parts.push(Task::Text(" "));
+                        parts.push(Task::Value(f, true));
+                    }
+                    if atom {
+                        parts.push(Task::Text(")"));
+                    }
+                    push_reversed(work, parts);
+                }
+            },
+            _ => out.push_str("<value>"),
+        }
+    }
+
+    /// `[a, b, c]`; a list whose tail is indeterminate prints as `a :: b :: ?`.
+    fn list<'v>(&self, mut cur: &'v Value, atom: bool, work: &mut Vec<Task<'v>>) {
+        let mut items: Vec<&'v Value> = Vec::new();
+        loop {
+            match cur {
+                Value::Node(n) if matches!(n.kind, NodeKind::Data(id) if self.list_kind(id) == Some(ListCtor::Cons)) =>
+                {
+                    items.push(&n.fields[0]);
+                    cur = &n.fields[1];
+                }
+                _ => break,
+            }
+        }
+        let proper = matches!(cur, Value::Tag(id) if self.list_kind(*id) == Some(ListCtor::Empty));
+        let mut parts = Vec::new();
+        if proper {
+            parts.push(Task::Text("["));
+            sequence(&mut parts, items.into_iter(), ", ");
+            parts.push(Task::Text("]"));
+        } else {
+            if atom {
+                parts.push(Task::Text("("));
+            }
+            for item in items {
+                parts.push(Task::Value(item, true));
+                parts.push(Task::Text(" :: "));
+            }
+            parts.push(Task::Value(cur, true));
+            if atom {
+                parts.push(Task::Text(")"));
+            }
+        }
+        push_reversed(work, parts);
+    }
+
+    fn stuck<'v>(&self, s: &'v Stuck, atom: bool, out: &mut String, work: &mut Vec<Task<'v>>) {
+        let mut parts = Vec::new();
+        match s {
+            Stuck::Hole { name, .. } => {
+                out.push('?');
+                if let Some(n) = name {
+                    out.push_str(n);
+                }
+                return;
+            }
+            Stuck::Marked { .. } | Stuck::Unresolved { .. } => {
+                out.push('?');
+                return;
+            }
+            Stuck::Op { op, args } => {
+                let infix = args.len() == 2 && Prim::NATIVES_INFIX.contains(op);
+                if args.len() == 1 && matches!(*op, "&&" | "||") {
+                    // The right operand was not evaluated.
+                    parts.push(Task::Value(&args[0], true));
+                    parts.push(Task::Owned(format!(" {op} ...")));
+                } else if infix {
+                    parts.push(Task::Value(&args[0], true));
+                    parts.push(Task::Owned(format!(" {op} ")));
+                    parts.push(Task::Value(&args[1], true));
+                } else {
+                    parts.push(Task::Text(op));
+                    for a in args {
+                        parts.push(Task::Text(" "));
+                        parts.push(Task::Value(a, true));
+                    }
+                }
+            }
+            Stuck::App { func, args } => {
+                parts.push(Task::Value(func, true));
+                for a in args {
+                    parts.push(Task::Text(" "));
+                    parts.push(Task::Value(a, true));
+                }
+            }
+            Stuck::Match { scrutinee } => {
+                parts.push(Task::Text("match "));
+                parts.push(Task::Value(scrutinee, true));
+                parts.push(Task::Text(" ..."));
+            }
+            Stuck::If { cond } => {
+                parts.push(Task::Text("if "));
+                parts.push(Task::Value(cond, true));
+                parts.push(Task::Text(" then ... else ..."));
+            }
+            Stuck::Field { base, field } => {
+                parts.push(Task::Value(base, true));
+                parts.push(Task::Owned(format!(".{field}")));
+                push_reversed(work, parts);
+                return;
+            }
+        }
+        if atom {
+            parts.insert(0, Task::Text("("));
+            parts.push(Task::Text(")"));
+        }
+        push_reversed(work, parts);
+    }
+}
+
+impl Prim {
+    /// The symbols of infix natives, as `Stuck::Op` records them.
+    const NATIVES_INFIX: &'static [&'static str] = &[
+        "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+    ];
+}
+
+fn sequence<'v>(
+    parts: &mut Vec<Task<'v>>,
+    items: impl Iterator<Item = &'v Value>,
+    sep: &'static str,
+) {
+    for (i, v) in items.enumerate() {
+        if i > 0 {
+            parts.push(Task::Text(sep));
+        }
+        parts.push(Task::Value(v, false));
+    }
+}
+
+fn push_reversed<'v>(work: &mut Vec<Task<'v>>, parts: Vec<Task<'v>>) {
+    work.extend(parts.into_iter().rev());
+}

@@ -1,0 +1,209 @@
+//! `rex run` driven through the real binary: printed values, holes, limits, runtime
+//! errors and exit statuses.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn rex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run rex")
+}
+
+fn run_code(code: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["run"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-c", code]);
+    rex(&args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `code`, expects exit 0 and returns the printed value (one line).
+fn value(code: &str) -> String {
+    let o = run_code(code, &[]);
+    assert_eq!(o.status.code(), Some(0), "{code}\nstderr: {}", stderr(&o));
+    stdout(&o).trim_end().to_string()
+}
+
+#[test]
+fn prints_values_as_the_reference_does() {
+    assert_eq!(value("1 + 2"), "3i32");
+    assert_eq!(value("2.5"), "2.5f32");
+    assert_eq!(value("\"hi\""), "\"hi\"");
+    assert_eq!(value("[1, 2]"), "[1i32, 2i32]");
+    assert_eq!(value("(1, true)"), "(1i32, true)");
+    assert_eq!(value("Some 2"), "Some 2i32");
+    assert_eq!(value("{ b = 2, a = 1 }"), "{a = 1i32, b = 2i32}");
+    assert_eq!(value("\\x -> x"), "<closure>");
+    assert_eq!(value("()"), "()");
+    assert_eq!(
+        value("(Ok 1 is Result i32 string, Err \"boom\" is Result i32 string)"),
+        "(Ok 1i32, Err \"boom\")"
+    );
+    assert_eq!(
+        value("(4 is u8, 4 is i64, -3 is i16, 1.5 is f64)"),
+        "(4u8, 4i64, -3i16, 1.5f64)"
+    );
+    assert_eq!(value("[] is List i32"), "[]");
+    assert_eq!(value("Some (Some 1)"), "Some (Some 1i32)");
+}
+
+#[test]
+fn prints_user_types_and_records() {
+    let program = "type Bar = Bar { z: f32, a: i32 }\ntype Pair a b = Pair a b\n(Bar { z = 0.0, a = 1 }, Pair 1 \"x\")";
+    assert_eq!(
+        value(program),
+        "(Bar {a = 1i32, z = 0f32}, Pair 1i32 \"x\")"
+    );
+}
+
+#[test]
+fn class_methods_dispatch_through_dictionaries() {
+    // A constrained function, a constrained local, superclasses and the prelude's folds.
+    let program = "fn twice : a -> a where AdditiveMonoid a = \\x -> x + x\n\
+                   let f = \\x -> x == x in\n\
+                   (twice 2, twice 1.5, twice \"ab\", f 3, max [3, 9, 2], sum [1, 2, 3], show ([1, 2] is List i32))";
+    assert_eq!(
+        value(program),
+        "(4i32, 3f32, \"abab\", true, 9i32, 6i32, \"[1, 2]\")"
+    );
+    let instances = "class Size a\n  size : a -> i32\n\ninstance Size (List t)\n  size = \\xs ->\n    match xs\n      when Empty -> 0\n      when Cons _ rest -> 1 + size rest\n\nsize [7, 8, 9]";
+    assert_eq!(value(instances), "3i32");
+}
+
+#[test]
+fn mutually_recursive_lets_share_their_dictionaries() {
+    let program = "let rec\n  even = \\n -> if n == 0 then true else odd (n - 1),\n  odd = \\n -> if n == 0 then false else even (n - 1)\nin\n  (even 10, odd 11)";
+    assert_eq!(value(program), "(true, true)");
+}
+
+#[test]
+fn a_file_with_only_declarations_prints_unit() {
+    assert_eq!(value("fn inc : i32 -> i32 = \\x -> x + 1"), "()");
+}
+
+#[test]
+fn holes_evaluate_to_indeterminate_values() {
+    assert_eq!(value("Ok ?q is Result i32 string"), "Ok ?q");
+    assert_eq!(value("1 + ?"), "1i32 + ?");
+    assert_eq!(value("(1 + 2, ?later)"), "(3i32, ?later)");
+    assert_eq!(
+        value("match (? is Option i32) when Some x -> x when None -> 0"),
+        "match ? ..."
+    );
+    assert_eq!(value("if ?c then 1 else 2"), "if ?c then ... else ...");
+}
+
+#[test]
+fn holes_flag_lists_each_hole_with_its_environment() {
+    let o = run_code("let x = 1 in\nlet y = \"s\" in\nx + ?h", &["--holes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("1i32 + ?h\n"), "{out}");
+    assert!(out.contains("holes reached: 1"), "{out}");
+    assert!(out.contains("?h at <code>:3:5"), "{out}");
+    assert!(out.contains("    y = \"s\"\n"), "{out}");
+    assert!(out.contains("    x = 1i32\n"), "{out}");
+}
+
+#[test]
+fn programs_with_errors_report_them_and_exit_1() {
+    let o = run_code("if true then \"yes\" else 0", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error"), "{}", stderr(&o));
+    // Evaluation goes around the marked node; `--allow-errors` keeps exit 0.
+    let o = run_code("(1 + 1, undefined_name)", &["--allow-errors"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim_end(), "(2i32, ?)");
+}
+
+#[test]
+fn gas_stops_an_infinite_loop_with_exit_3() {
+    let o = run_code(
+        "fn spin : i32 -> i32 = \\n -> spin n\nspin 0",
+        &["--gas", "100000"],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("ran out of gas"), "{}", stderr(&o));
+}
+
+#[test]
+fn timeout_stops_an_infinite_loop_with_exit_3() {
+    let o = run_code(
+        "fn spin : i32 -> i32 = \\n -> spin n\nspin 0",
+        &["--no-gas", "--timeout", "0.3"],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("stopped after"), "{}", stderr(&o));
+}
+
+const RANGE: &str = "fn range : i32 -> List i32 = \\n ->\n  let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc)\n  in go n Empty\n";
+
+#[test]
+fn a_million_element_fold_completes() {
+    let program = format!(
+        "{RANGE}let xs = range 1000000 in\n(foldl (\\acc _ -> acc + 1) 0 xs, foldr (\\_ acc -> acc + 1) 0 xs, count (map (\\x -> x * 2) xs))"
+    );
+    assert_eq!(value(&program), "(1000000i32, 1000000i32, 1000000i32)");
+}
+
+#[test]
+fn deep_non_tail_recursion_completes() {
+    let program =
+        "fn sum_to : i64 -> i64 = \\n -> if n == 0 then 0 else n + sum_to (n - 1)\nsum_to 100000";
+    assert_eq!(value(program), "5000050000i64");
+}
+
+#[test]
+fn runtime_errors_exit_4_with_a_message() {
+    let o = run_code("5 % 0", &[]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("division by zero"), "{}", stderr(&o));
+    let o = run_code("get 5 [1, 2]", &[]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("out of range"), "{}", stderr(&o));
+    let o = run_code("unwrap (None is Option i32)", &[]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("None"), "{}", stderr(&o));
+    let o = run_code("2147483647 + 1", &[]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("overflow"), "{}", stderr(&o));
+}
+
+#[test]
+fn reads_files_and_stdin() {
+    let dir = std::env::temp_dir().join(format!("rex-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("main.rex");
+    std::fs::write(&path, "fn inc : i32 -> i32 = \\x -> x + 1\n\ninc 41\n").expect("write");
+    let o = rex(&["run", path.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(stdout(&o), "42i32\n");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rex"))
+        .args(["run", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn rex");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"([1, 2] is List i32) == [1, 2]")
+        .expect("write stdin");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(stdout(&o), "true\n");
+
+    let o = rex(&["run", "/nonexistent/file.rex"]);
+    assert_eq!(o.status.code(), Some(2));
+}
