@@ -7,6 +7,7 @@
 
 pub mod positions;
 pub mod report;
+pub mod run;
 pub mod session;
 pub mod wasm;
 

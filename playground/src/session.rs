@@ -12,6 +12,7 @@ use crate::positions::Positions;
 use crate::report::{
     Analysis, Completions, Hover, JsonBinding, JsonCompletionItem, JsonDiagnostic, JsonHole,
 };
+use crate::run::{self, RunReport};
 
 /// The document's name in diagnostics and in `rex.*` command URIs.
 pub const DOCUMENT_URI: &str = "file:///playground.rex";
@@ -112,6 +113,12 @@ impl Session {
                 .collect(),
             is_incomplete: found.is_incomplete,
         }
+    }
+
+    /// Runs the program with a step budget (errors do not stop it: marked parts and holes
+    /// evaluate to indeterminate values).
+    pub fn run(&self, gas: u64) -> RunReport {
+        run::run(&self.db, self.file, &self.positions, gas)
     }
 
     /// Runs one of the `rex.*` semantic-assist commands (reference/LLMS.md: expected types,

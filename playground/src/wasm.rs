@@ -4,6 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
+use crate::run::PLAYGROUND_GAS;
 use crate::session::{Session, DOCUMENT_URI};
 
 #[wasm_bindgen]
@@ -45,6 +46,12 @@ impl Playground {
     /// `{range, expectedType, items: [{label, kind, detail}], isIncomplete}`, best first.
     pub fn completion(&self, line: u32, character: u32) -> String {
         to_json(&self.session.completion(line, character))
+    }
+
+    /// Runs the program under the playground's step budget:
+    /// `{ok, value, error, holes: [{name, range, env}], holesReached, steps}`.
+    pub fn run(&self) -> String {
+        to_json(&self.session.run(PLAYGROUND_GAS))
     }
 
     /// The URI that `rex.*` command arguments name the document by.

@@ -136,6 +136,39 @@ const tests = [
     expect((await page.locator('#hole-count').textContent()) === '0', 'no hole left');
     expect((await page.locator('#problem-count').textContent()) === '0', 'no problem');
     await shot('hole-filled');
+    await page.click('#run');
+    await page.locator('#output-text', { hasText: 'Ok "stable"' }).waitFor();
+    expect((await page.locator('#output-text').textContent()) === 'Ok "stable"', 'run result');
+    await shot('run-ok-stable');
+  }],
+
+  ['running a program with a hole shows the hole and its values', async ({ page, url, shot }) => {
+    await open(page, url);
+    await page.selectOption('#examples', 'mk');
+    await analysed(page);
+    await page.keyboard.press('Control+Enter');
+    const out = page.locator('#output-text');
+    await out.locator('text=reached').waitFor();
+    const text = await out.textContent();
+    expect(text.startsWith('?\n') && text.includes('reached ? at 3:18') && text.includes('x = 1i32'),
+      `output: ${text}`);
+    await shot('run-hole');
+  }],
+
+  ['a runaway program stops at its step budget or at Stop', async ({ page, url, shot }) => {
+    await open(page, url);
+    await typeProgram(page, 'fn spin : i32 -> i32 = \\n -> spin (n + 1)\nspin 0\n');
+    await page.click('#run');
+    await page.locator('#output-text', { hasText: 'ran out of gas' }).waitFor({ timeout: 120000 });
+    await page.click('#run');
+    await page.locator('#run', { hasText: 'Stop' }).waitFor();
+    await page.click('#run');
+    await page.locator('#output-text', { hasText: 'stopped' }).waitFor();
+    // A fresh worker answers at once.
+    await typeProgram(page, 'let x = 1 in x');
+    await page.click('#run');
+    await page.locator('#output-text', { hasText: '1i32' }).waitFor();
+    await shot('run-stopped');
   }],
 
   ['the quick-fix menu repairs a misspelled name', async ({ page, url, shot }) => {

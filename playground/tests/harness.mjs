@@ -52,6 +52,7 @@ export async function launchBrowser() {
 
 /// Runs each test on a fresh page; a failing test leaves a screenshot too.
 export async function runTests(tests, { context, url, artefacts }) {
+  await rm(artefacts, { recursive: true, force: true });
   await mkdir(artefacts, { recursive: true });
   let passed = 0;
   let failed = 0;

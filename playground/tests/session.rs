@@ -104,3 +104,29 @@ fn semantic_commands_run_on_the_document() {
         .expect_err("unknown command");
     assert!(err.contains("unknown command"), "{err}");
 }
+
+#[test]
+fn runs_show_values_holes_and_limits() {
+    let mut session = Session::new();
+    session.set_text(
+        "let reading = \"7.3\" in\nlet label : Result string string = Ok reading in\nlabel\n",
+    );
+    let run = session.run(1_000_000);
+    assert!(run.ok, "{run:?}");
+    assert_eq!(run.value.as_deref(), Some("Ok \"7.3\""));
+
+    session
+        .set_text("let reading = \"7.3\" in\nlet label : Result string string = ?fill in\nlabel\n");
+    let mut with_hole = session.run(1_000_000);
+    with_hole.steps = 0; // a count of machine steps, not part of the contract's meaning
+    insta::assert_json_snapshot!(with_hole);
+
+    session.set_text("fn spin : i32 -> i32 = \\n -> spin (n + 1)\nspin 0\n");
+    let run = session.run(100_000);
+    assert!(!run.ok);
+    let error = run.error.unwrap_or_default();
+    assert!(
+        error.contains("ran out of gas after 100000 steps"),
+        "{error}"
+    );
+}

@@ -303,6 +303,13 @@ examples.addEventListener('change', () => {
   if (example) setProgram(example.text);
 });
 runButton.addEventListener('click', runProgram);
+// Ctrl-Enter runs from anywhere on the page (the editor's own binding handles it there).
+document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !event.defaultPrevented) {
+    event.preventDefault();
+    runProgram();
+  }
+});
 document.getElementById('quick-fix').addEventListener('click', openQuickFixes);
 document.getElementById('copy-link').addEventListener('click', async () => {
   try {

@@ -49,6 +49,8 @@ function answer(playground, msg) {
       const { result, error } = step(playground, msg);
       return error ? { error } : { result: result.quickFixes };
     }
+    case 'run':
+      return { result: JSON.parse(playground.run()) };
     case 'repair':
       return execute(playground, 'rex.semanticLoopApplyBestQuickFixesAt', {
         line: msg.line, character: msg.character, strategy: msg.strategy, dryRun: false,
