@@ -1,5 +1,6 @@
-// The examples menu. The first two are the LLMS.md programs (a hole to fill from
-// type-directed candidates); the rest show diagnostics and the prelude at work.
+// The examples menu. The first three are the LLMS.md programs (holes to fill from
+// type-directed candidates; the third also has type errors to fix first); the rest show
+// diagnostics and the prelude at work.
 export const EXAMPLES = [
   {
     id: 'ph',
@@ -33,7 +34,7 @@ y
   },
   {
     id: 'parse',
-    title: 'Fill a hole: Result string i32',
+    title: 'Exercise: fix the type errors, then fill the hole',
     text: `fn parse_i32 : string -> Result string i32 = \\s ->
   if s == "42" then Ok 42 else Err "bad-int"
 

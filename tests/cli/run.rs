@@ -55,6 +55,10 @@ fn prints_values_as_the_reference_does() {
     );
     assert_eq!(value("[] is List i32"), "[]");
     assert_eq!(value("Some (Some 1)"), "Some (Some 1i32)");
+    assert_eq!(
+        value("(true && false, false || true, (&&) true true)"),
+        "(false, true, true)"
+    );
 }
 
 #[test]

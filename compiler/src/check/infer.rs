@@ -335,6 +335,8 @@ impl<'a> Infer<'a> {
             let sc = local.scheme.clone();
             return self.instantiate(&sc, span);
         }
+        // The operators are natives every program may use; other natives are internal.
+        let operator = matches!(name, "&&" | "||");
         let name = match name {
             "&&" => "prim_and",
             "||" => "prim_or",
@@ -342,6 +344,7 @@ impl<'a> Infer<'a> {
         };
         if let Some(v) = self.env.values.get(name) {
             if !name.starts_with("prim_")
+                || operator
                 || self.item.prelude
                 || v.origin.prelude == self.item.prelude
             {

@@ -7,7 +7,10 @@ use std::rc::Rc;
 
 use crate::span::Span;
 
+/// `repr(u64)` puts every payload at offset 8, so a value moves as two whole words
+/// (the default packed layout made copies partial and stalled store forwarding).
 #[derive(Clone, Debug)]
+#[repr(u64)]
 pub enum Value {
     Unit,
     Bool(bool),

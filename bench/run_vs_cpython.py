@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""`rex run` against CPython on the same algorithms, side by side.
+
+Usage: bench/run_vs_cpython.py [--rex PATH] [--runs N]
+
+Each workload is `bench/NAME.rex` with its twin `bench/NAME.py`. Both run as whole
+processes (start-up included: checking the prelude for rex, the interpreter for python),
+`--runs` times each; the best wall time and the best CPU time count. The `py/rex`
+columns are python time / rex time: above 1 means rex is faster. The outputs must agree (rex prints typed values, so
+the suffixes are removed before comparing). Machines are noisy: read ratios, not times.
+"""
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+WORKLOADS = ["fib", "merge_sort", "queens", "pipeline"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def best_time(cmd, runs):
+    """Best wall time and best CPU time (user + system) of `runs` runs, and the output."""
+    best_wall, best_cpu, out = None, None, None
+    for _ in range(runs):
+        cpu0, start = children_cpu(), time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        wall, cpu = time.perf_counter() - start, children_cpu() - cpu0
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
+        out = done.stdout.strip()
+        best_wall = wall if best_wall is None else min(best_wall, wall)
+        best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
+    return best_wall, best_cpu, out
+
+
+def untyped(rex_output):
+    """`(20000i32, 10i32)` -> `(20000, 10)`, to compare with Python's printing."""
+    return re.sub(r"(-?\d+(?:\.\d+)?)(?:i8|i16|i32|i64|u8|u16|u32|u64|f32|f64)", r"\1", rex_output)
+
+
+def main():
+    default_rex = os.path.join(HERE, "..", "target", "release", "rex")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rex", default=os.environ.get("REX", default_rex))
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    print("best of", args.runs, "runs; wall and CPU (user + system) seconds per process")
+    header = ["workload", "rex wall", "py wall", "py/rex", "rex cpu", "py cpu", "py/rex"]
+    print("{:<12} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}".format(*header))
+    for name in WORKLOADS:
+        rex = best_time([args.rex, "run", os.path.join(HERE, name + ".rex")], args.runs)
+        py = best_time([sys.executable, os.path.join(HERE, name + ".py")], args.runs)
+        if untyped(rex[2]) != py[2]:
+            sys.exit(f"{name}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
+        print(
+            f"{name:<12} {rex[0]:>9.3f} {py[0]:>9.3f} {py[0] / rex[0]:>7.2f}"
+            f" {rex[1]:>9.3f} {py[1]:>9.3f} {py[1] / max(rex[1], 1e-9):>7.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
