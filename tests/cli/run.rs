@@ -211,3 +211,15 @@ fn reads_files_and_stdin() {
     let o = rex(&["run", "/nonexistent/file.rex"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn literals_inside_structures_default_through_instance_contexts() {
+    // `Show (List a)` and `Eq (List a)` reduce to constraints on `a` by their instances,
+    // so the literals default to i32 instead of being ambiguous.
+    assert_eq!(value("show [1, 2]"), "\"[1, 2]\"");
+    assert_eq!(value("[1, 2] == [1, 2]"), "true");
+    assert_eq!(
+        value("let xs = [1, 2] in (xs == xs, show (Some 3))"),
+        "(true, \"Some(3)\")"
+    );
+}

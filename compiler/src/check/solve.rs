@@ -142,6 +142,35 @@ pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail 
     }
 }
 
+/// Replaces `pred` by the contexts of the instance whose head matches it, recursively,
+/// until what is left mentions only bare variables or matches no instance.
+fn reduce_by_instances(env: &Env, pred: &Pred, out: &mut Vec<Pred>, depth: usize) {
+    let simple = pred.args.iter().all(|a| matches!(a, Ty::Var(_)));
+    if simple || depth > MAX_ENTAIL_DEPTH {
+        out.push(pred.clone());
+        return;
+    }
+    for inst in env.instances.iter().filter(|i| i.class == pred.class) {
+        let mut subst = Vec::new();
+        if inst
+            .head
+            .iter()
+            .zip(&pred.args)
+            .all(|(h, a)| match_ty(h, a, &mut subst))
+        {
+            let args: Vec<Ty> = (0..inst.vars as usize)
+                .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
+                .collect();
+            for c in &inst.context {
+                let sub = c.map_types(|t| t.instantiate(&args));
+                reduce_by_instances(env, &sub, out, depth + 1);
+            }
+            return;
+        }
+    }
+    out.push(pred.clone());
+}
+
 impl Infer<'_> {
     /// Solves every wanted constraint at the end of an item: entailment, then defaulting,
     /// then ambiguity errors for what is left.
@@ -234,12 +263,18 @@ impl Infer<'_> {
             }
         }
         let candidates = self.default_candidates();
+        // `Show (List a)` constrains `a` through the instance `Show a => Show (List a)`:
+        // reduce by instances first, so that what is left is on the variables themselves.
+        let mut reduced = Vec::new();
+        for w in pending {
+            let pred = w.pred.map_types(|t| self.u.zonk(t));
+            reduce_by_instances(self.env, &pred, &mut reduced, 0);
+        }
         let mut changed = false;
         for v in vars {
             let var_ty = Ty::Var(v);
-            let preds: Vec<&Pred> = pending
+            let preds: Vec<&Pred> = reduced
                 .iter()
-                .map(|w| &w.pred)
                 .filter(|p| {
                     p.args.iter().any(|a| {
                         let mut fv = Vec::new();
