@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::env::Env;
 use super::infer::Infer;
-use super::solve::{match_ty, Wanted};
+use super::solve::{matching_instance, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::PatId;
 use crate::types::{Pred, Ty};
@@ -106,40 +106,16 @@ fn evidence_at(env: &Env, givens: &[Given], pred: &Pred, depth: usize) -> Eviden
     if let Some((_, ev)) = givens.iter().find(|(g, _)| g == pred) {
         return ev.clone();
     }
-    for (index, inst) in env.instances.iter().enumerate() {
-        if inst.class != pred.class {
-            continue;
-        }
-        let mut subst = Vec::new();
-        if !inst
-            .head
-            .iter()
-            .zip(&pred.args)
-            .all(|(h, a)| match_ty(h, a, &mut subst))
-        {
-            continue;
-        }
-        let vars: Vec<Ty> = (0..inst.vars as usize)
-            .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
-            .collect();
-        let args = inst
-            .context
-            .iter()
-            .map(|c| {
-                evidence_at(
-                    env,
-                    givens,
-                    &c.map_types(|t| t.instantiate(&vars)),
-                    depth + 1,
-                )
-            })
-            .collect();
-        return Evidence::Instance {
+    match matching_instance(env, pred) {
+        Some((index, context)) => Evidence::Instance {
             instance: index as u32,
-            args,
-        };
+            args: context
+                .iter()
+                .map(|c| evidence_at(env, givens, c, depth + 1))
+                .collect(),
+        },
+        None => Evidence::Unresolved,
     }
-    Evidence::Unresolved
 }
 
 /// For each superclass of the class of instance `index`, the evidence in terms of the

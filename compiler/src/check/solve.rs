@@ -107,28 +107,16 @@ pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail 
     if depth > MAX_ENTAIL_DEPTH {
         return Entail::No;
     }
-    for inst in env.instances.iter().filter(|i| i.class == pred.class) {
-        let mut subst = Vec::new();
-        if inst
-            .head
-            .iter()
-            .zip(&pred.args)
-            .all(|(h, a)| match_ty(h, a, &mut subst))
-        {
-            let args: Vec<Ty> = (0..inst.vars as usize)
-                .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
-                .collect();
-            let mut result = Entail::Yes;
-            for c in &inst.context {
-                let sub = c.map_types(|t| t.instantiate(&args));
-                match entails(env, givens, &sub, depth + 1) {
-                    Entail::Yes => {}
-                    Entail::No => return Entail::No,
-                    Entail::Unknown => result = Entail::Unknown,
-                }
+    if let Some((_, context)) = matching_instance(env, pred) {
+        let mut result = Entail::Yes;
+        for sub in &context {
+            match entails(env, givens, sub, depth + 1) {
+                Entail::Yes => {}
+                Entail::No => return Entail::No,
+                Entail::Unknown => result = Entail::Unknown,
             }
-            return result;
         }
+        return result;
     }
     let has_flexible = pred.args.iter().any(|a| {
         let mut v = Vec::new();
@@ -150,25 +138,42 @@ fn reduce_by_instances(env: &Env, pred: &Pred, out: &mut Vec<Pred>, depth: usize
         out.push(pred.clone());
         return;
     }
-    for inst in env.instances.iter().filter(|i| i.class == pred.class) {
+    match matching_instance(env, pred) {
+        Some((_, context)) => {
+            for sub in &context {
+                reduce_by_instances(env, sub, out, depth + 1);
+            }
+        }
+        None => out.push(pred.clone()),
+    }
+}
+
+/// The first instance whose head matches `pred`: its index, and its context instantiated
+/// at the match (variables the head does not fix become unknown).
+pub(super) fn matching_instance(env: &Env, pred: &Pred) -> Option<(usize, Vec<Pred>)> {
+    env.instances.iter().enumerate().find_map(|(index, inst)| {
+        if inst.class != pred.class {
+            return None;
+        }
         let mut subst = Vec::new();
-        if inst
+        if !inst
             .head
             .iter()
             .zip(&pred.args)
             .all(|(h, a)| match_ty(h, a, &mut subst))
         {
-            let args: Vec<Ty> = (0..inst.vars as usize)
-                .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
-                .collect();
-            for c in &inst.context {
-                let sub = c.map_types(|t| t.instantiate(&args));
-                reduce_by_instances(env, &sub, out, depth + 1);
-            }
-            return;
+            return None;
         }
-    }
-    out.push(pred.clone());
+        let vars: Vec<Ty> = (0..inst.vars as usize)
+            .map(|i| subst.get(i).cloned().flatten().unwrap_or(Ty::Unknown))
+            .collect();
+        let context = inst
+            .context
+            .iter()
+            .map(|c| c.map_types(|t| t.instantiate(&vars)))
+            .collect();
+        Some((index, context))
+    })
 }
 
 impl Infer<'_> {
