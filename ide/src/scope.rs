@@ -2,12 +2,10 @@
 //! enclosing lambdas, `let`s and `match` arms, then the named parameters of the enclosing
 //! `fn`. Types come from the checker's pattern types, so they are what inference found.
 
-use std::sync::Arc;
-
 use rex_compiler::check::env::fn_scheme;
 use rex_compiler::db::program_env;
 use rex_compiler::syntax::ast::{ExprId, ExprKind, ItemKind, PatId, PatKind};
-use rex_compiler::types::{Scheme, Ty};
+use rex_compiler::types::Ty;
 
 use crate::limits::MAX_IN_SCOPE_VALUES;
 use crate::locate::{parents, Document, Located};
@@ -52,7 +50,7 @@ pub fn locals_at(doc: &Document<'_>, at: &Located<'_>) -> Vec<ScopeValue> {
         if !decl.params.is_empty() {
             let env = program_env(doc.db, doc.db.prelude(), doc.file);
             if let Some((scheme, _)) = fn_scheme(env, item, decl) {
-                let mut t = rigid(&scheme);
+                let mut t = scheme.rigid_ty();
                 let mut params = Vec::new();
                 for p in &decl.params {
                     if let Ty::Fun(a, r) = t {
@@ -74,22 +72,6 @@ fn push(out: &mut Vec<ScopeValue>, name: String, ty: Ty, depth: usize) {
     if !out.iter().any(|v| v.name == name) {
         out.push(ScopeValue { name, ty, depth });
     }
-}
-
-/// A signature's type with its variables made rigid, as the checker sees it in the body.
-fn rigid(scheme: &Scheme) -> Ty {
-    let args: Vec<Ty> = (0..scheme.vars as usize)
-        .map(|i| {
-            Ty::Rigid(
-                scheme
-                    .var_names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Arc::from(format!("t{i}"))),
-            )
-        })
-        .collect();
-    scheme.ty.instantiate(&args)
 }
 
 /// The names `parent` binds over its sub-expression `child`, in binding order.

@@ -46,7 +46,7 @@ pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
     match &item.kind {
         ItemKind::Fn(decl) => {
             if let Some((scheme, _)) = fn_scheme(env, item, decl) {
-                let rigid = rigid_args(&scheme);
+                let rigid = scheme.rigid_args();
                 let ty = scheme.ty.instantiate(&rigid);
                 inf.givens = scheme
                     .preds
@@ -114,19 +114,6 @@ pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
     }
     inf.solve();
     finish(inf, result)
-}
-
-fn rigid_args(sc: &Scheme) -> Vec<Ty> {
-    (0..sc.vars as usize)
-        .map(|i| {
-            Ty::Rigid(
-                sc.var_names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Arc::from(format!("t{i}"))),
-            )
-        })
-        .collect()
 }
 
 fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {

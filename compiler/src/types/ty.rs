@@ -198,6 +198,26 @@ impl Scheme {
             ty,
         }
     }
+
+    /// The quantified variables as rigid types named as in the signature (`t{i}` where no
+    /// name was written): how a declaration's body sees them.
+    pub fn rigid_args(&self) -> Vec<Ty> {
+        (0..self.vars as usize)
+            .map(|i| {
+                Ty::Rigid(
+                    self.var_names
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| Arc::from(format!("t{i}"))),
+                )
+            })
+            .collect()
+    }
+
+    /// The type with its quantified variables rigid (see `rigid_args`).
+    pub fn rigid_ty(&self) -> Ty {
+        self.ty.instantiate(&self.rigid_args())
+    }
 }
 
 /// Prints types with type variables named `'a`, `'b`, ... in order of first appearance.

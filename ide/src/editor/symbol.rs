@@ -2,12 +2,10 @@
 //! to, where that is declared, and its type, printed. Shared by hover, completion,
 //! signature help and navigation.
 
-use std::sync::Arc;
-
 use rex_compiler::check::{Env, ItemRef};
 use rex_compiler::resolve::{GlobalKind, LocalDef, Target, UseKind};
 use rex_compiler::syntax::ast::ItemKind;
-use rex_compiler::types::{Scheme, Ty, TypePrinter};
+use rex_compiler::types::{Ty, TypePrinter};
 use rex_compiler::Span;
 
 use super::locate::{self, ItemAt};
@@ -95,7 +93,7 @@ pub fn local_ty(db: &Database, at: &ItemAt<'_>, def: &LocalDef) -> Option<Ty> {
     if let (Some(i), ItemKind::Fn(decl)) = (def.param_index, &at.item.kind) {
         let env = locate::env(db, at.key.file(db));
         if let Some(v) = env.values.get(decl.name.text.as_str()) {
-            let mut t = rigid(&v.scheme);
+            let mut t = v.scheme.rigid_ty();
             for _ in 0..i {
                 match t {
                     Ty::Fun(_, r) => t = *r,
@@ -114,22 +112,6 @@ pub fn local_ty(db: &Database, at: &ItemAt<'_>, def: &LocalDef) -> Option<Ty> {
         .iter()
         .find(|u| u.target == Target::Local(index))?;
     types.expr_types.get(used.expr?.index()).cloned()
-}
-
-/// A scheme's type with its quantified variables named as in the signature (`'a`), the
-/// way the checker sees them inside the declaration's body.
-fn rigid(sc: &Scheme) -> Ty {
-    let args: Vec<Ty> = (0..sc.vars as usize)
-        .map(|i| {
-            Ty::Rigid(
-                sc.var_names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Arc::from(format!("t{i}"))),
-            )
-        })
-        .collect();
-    sc.ty.instantiate(&args)
 }
 
 /// The printed type scheme of a top-level name (for constructors: every constructor of
