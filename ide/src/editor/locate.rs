@@ -34,7 +34,7 @@ impl<'db> ItemAt<'db> {
     /// The smallest expression touching the offset; one that contains it wins a tie with
     /// one that merely ends there.
     pub fn smallest_expr(&self) -> Option<ExprId> {
-        smallest_expr_at(self.item, self.rel)
+        crate::locate::smallest_expr_at(self.item, self.rel)
     }
 }
 
@@ -84,16 +84,6 @@ pub fn items(db: &Database, file: SourceFile) -> impl Iterator<Item = ItemAt<'_>
 /// The declarations every position of `file` sees (prelude and the file's own).
 pub fn env(db: &Database, file: SourceFile) -> &Env {
     program_env(db, db.prelude(), file)
-}
-
-pub fn smallest_expr_at(item: &Item, rel: usize) -> Option<ExprId> {
-    item.arena
-        .exprs
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.span.touches(rel))
-        .min_by_key(|(_, e)| (e.span.len(), !e.span.contains(rel)))
-        .map(|(i, _)| ExprId(i as u32))
 }
 
 /// Whether a name is internal to the implementation and never shown to users.
