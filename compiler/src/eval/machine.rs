@@ -842,6 +842,14 @@ impl<'p> Machine<'p> {
         Err(RunError::Runtime(format!("{shown} is not a function")))
     }
 
+    /// Replaces `f` and the arguments above `base` by a partial application of them.
+    fn push_partial(&mut self, f: &Value, base: usize) {
+        let mut fields = vec![f.clone()];
+        fields.extend(self.vals.drain(base + 1..));
+        self.vals.truncate(base);
+        self.vals.push(Node::value(NodeKind::Partial, fields));
+    }
+
     /// Applies a function of fixed `arity` built by `make` once it has all its arguments.
     fn saturate(
         &mut self,
@@ -852,10 +860,7 @@ impl<'p> Machine<'p> {
         make: impl FnOnce(Vec<Value>) -> Result<Value, RunError>,
     ) -> Result<Flow, RunError> {
         if n < arity {
-            let mut fields = vec![f.clone()];
-            fields.extend(self.vals.drain(base + 1..));
-            self.vals.truncate(base);
-            self.vals.push(Node::value(NodeKind::Partial, fields));
+            self.push_partial(f, base);
             return Ok(Flow::Done);
         }
         let rest = self.vals.split_off(base + 1 + arity);
@@ -887,10 +892,7 @@ impl<'p> Machine<'p> {
             return Ok(flow);
         }
         if n < arity {
-            let mut fields = vec![f.clone()];
-            fields.extend(self.vals.drain(base + 1..));
-            self.vals.truncate(base);
-            self.vals.push(Node::value(NodeKind::Partial, fields));
+            self.push_partial(f, base);
             return Ok(Flow::Done);
         }
         // More arguments than parameters: call, then apply the result to the rest.
