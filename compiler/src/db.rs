@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::check::declare_program as build_program;
-use crate::check::imports::{ImportLink, LoadedModule, Program};
+use crate::check::imports::{ImportLink, LoadedModule, Program, ROOT_MODULE};
 use crate::check::{check_item, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
@@ -127,8 +127,8 @@ fn load_program<'db>(
                 .iter()
                 .find_map(|path| available.get(path).map(|f| (path.clone(), *f)));
             let target = match found {
-                // A module importing the program's own file: a cycle (reported missing).
-                Some((path, _)) if path == root_path => Err(vec![]),
+                // The program's own file, imported back (modules may be mutually recursive).
+                Some((path, _)) if path == root_path => Ok(ROOT_MODULE),
                 Some((path, f)) => Ok(match loaded.iter().position(|(p, _)| *p == path) {
                     Some(k) => k as u32,
                     None => {
@@ -164,6 +164,7 @@ fn load_program<'db>(
             })
             .collect(),
         imports,
+        root_path,
     };
     (program, loaded)
 }
@@ -299,15 +300,32 @@ impl Database {
     /// Gives the database the module files a front door loaded (path as produced by
     /// `modules::candidates`, text) and the include roots it searched. Replaces earlier
     /// ones; a file that is also checked on its own may be both a module and a file.
+    ///
+    /// A module already held under the same path keeps its `SourceFile` (its text is
+    /// updated only when it changed), so re-loading after an edit re-checks only what the
+    /// edit touches.
     pub fn set_modules(&mut self, files: Vec<(String, String)>, include_roots: Vec<String>) {
+        let prelude = self.prelude();
+        let held = prelude.modules(self).clone();
         let mut modules = BTreeMap::new();
         for (path, text) in files {
-            let file = SourceFile::new(self, path.clone(), text);
+            let file = match held.get(&path) {
+                Some(file) => {
+                    if *file.text(self) != text {
+                        file.set_text(self).to(text);
+                    }
+                    *file
+                }
+                None => SourceFile::new(self, path.clone(), text),
+            };
             modules.insert(path, file);
         }
-        let prelude = self.prelude();
-        prelude.set_modules(self).to(modules);
-        prelude.set_include_roots(self).to(include_roots);
+        if modules != held {
+            prelude.set_modules(self).to(modules);
+        }
+        if *prelude.include_roots(self) != include_roots {
+            prelude.set_include_roots(self).to(include_roots);
+        }
     }
 
     /// The loaded module file at `path`, if any.

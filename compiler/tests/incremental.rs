@@ -75,3 +75,35 @@ fn moving_an_item_keeps_its_types_and_absolute_positions_right() {
     assert_eq!(holes[0].expected_type, "string");
     assert_eq!(executed(&log, "item_types"), 1, "only `a` is re-inferred");
 }
+
+#[test]
+fn editing_a_module_function_body_re_infers_that_item_only() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let dep = "pub fn first : i32 -> i32 = \\x -> x\n\npub fn second : i32 -> i32 = \\x -> x + 1\n";
+    db.set_modules(vec![("dep.rex".into(), dep.into())], vec![]);
+    let main = db.add_file(
+        "main.rex",
+        "import dep (first, second)\n\n(first 1, second \"x\")\n",
+    );
+    let errors = |db: &Database| {
+        rex_compiler::db::module_diagnostics(db, db.prelude(), main)
+            .iter()
+            .map(|(_, _, ds)| ds.iter().filter(|d| d.is_error()).count())
+            .sum::<usize>()
+            + db.diagnostics(main).iter().filter(|d| d.is_error()).count()
+    };
+    assert_eq!(errors(&db), 1, "`second \"x\"` is a mismatch");
+    executed(&log, "item_types");
+
+    // Loading the modules again with one body edited: that item alone is re-inferred
+    // (main's items and the other module item are reused).
+    let edited = dep.replace("x + 1", "x * 2");
+    db.set_modules(vec![("dep.rex".into(), edited)], vec![]);
+    assert_eq!(errors(&db), 1);
+    assert_eq!(
+        executed(&log, "item_types"),
+        1,
+        "only `second` is re-inferred"
+    );
+}

@@ -209,3 +209,29 @@ fn instances_of_imported_classes_and_holes_inside_modules_run() {
     assert!(text.contains("?rest at lib/todo.rex:1:34"), "{text}");
     assert!(text.contains("x = 1i32"), "{text}");
 }
+
+#[test]
+fn modules_may_import_each_other_and_the_checked_file_back() {
+    let dir = TempDir::new("modules");
+    dir.file(
+        "a.rex",
+        "import b as B\npub fn fa x: i32 -> i32 = if x <= 0 then 0 else B.fb (x - 1)\n",
+    );
+    dir.file(
+        "b.rex",
+        "import a as A\npub fn fb x: i32 -> i32 = if x <= 0 then 1 else A.fa (x - 1)\n",
+    );
+    dir.file("main.rex", "import a (fa)\n(fa 5, fa 4)\n");
+    let out = dir.rex(&["run", "main.rex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "(1i32, 0i32)");
+    // Checked on its own, `a` is the program and `b` imports it back: no error.
+    let (status, list) = problems(&dir, "a.rex");
+    assert_eq!((status, list.len()), (Some(0), 0), "{list:?}");
+    // A file importing itself is told so.
+    dir.file("self.rex", "import self (x)\n1\n");
+    let (status, list) = problems(&dir, "self.rex");
+    assert_eq!(status, Some(1));
+    assert_eq!(codes(&list), ["E0403"], "{list:?}");
+    assert!(list[0].2.contains("cannot import itself"), "{list:?}");
+}

@@ -16,7 +16,7 @@ use super::env::{
     fn_scheme, Adt, Class, Ctor, Env, Exports, FileRef, Instance, ItemRef, Method, TypeCon, Value,
 };
 use super::errors::{Diag, LoweringDiags, TypeDiag};
-use super::imports::{ImportedName, Program};
+use super::imports::{ImportedName, Program, ROOT_MODULE};
 use super::lower::{Lowering, NewVars};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Item, ItemKind, VariantPayload};
@@ -90,7 +90,8 @@ pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> 
         tags: module_tags(program),
         current: None,
     };
-    b.env.exports = vec![Exports::default(); program.modules.len()];
+    // One per module, then the checked file's own (a module may import it back).
+    b.env.exports = vec![Exports::default(); program.modules.len() + 1];
     for (name, arity) in PRIMITIVE_TYPES {
         b.env.types.insert(
             Arc::from(*name),
@@ -196,8 +197,22 @@ impl Builder {
         }
     }
 
-    pub(super) fn exports(&mut self, module: u32) -> &mut Exports {
-        &mut self.env.exports[module as usize]
+    /// What the module an import leads to exports (`ROOT_MODULE`: the checked file).
+    pub(super) fn exports(&self, module: u32) -> Option<&Exports> {
+        let k = match module {
+            ROOT_MODULE => self.env.exports.len().checked_sub(1)?,
+            k => k as usize,
+        };
+        self.env.exports.get(k)
+    }
+
+    fn exports_of(&mut self, file: FileRef) -> Option<&mut Exports> {
+        let k = match file {
+            FileRef::Prelude => return None,
+            FileRef::Module(k) => k as usize,
+            FileRef::Root => self.env.exports.len().checked_sub(1)?,
+        };
+        self.env.exports.get_mut(k)
     }
 
     pub(super) fn report(&mut self, at: ItemRef, d: TypeDiag) {
@@ -261,12 +276,14 @@ impl Builder {
                     adt: Some(self.env.adts.len() - 1),
                 },
             );
-            if let FileRef::Module(k) = file {
+            if let FileRef::Module(_) = file {
                 self.stored_scope(file)
                     .type_aliases
                     .insert(declared.clone(), id.clone());
-                if decl.is_pub {
-                    self.exports(k).types.insert(declared, id);
+            }
+            if decl.is_pub {
+                if let Some(exports) = self.exports_of(file) {
+                    exports.types.insert(declared, id);
                 }
             }
         }
@@ -305,12 +322,14 @@ impl Builder {
                     origin: at,
                 },
             );
-            if let FileRef::Module(k) = file {
+            if let FileRef::Module(_) = file {
                 self.stored_scope(file)
                     .class_aliases
                     .insert(declared.clone(), id.clone());
-                if decl.is_pub {
-                    self.exports(k).classes.insert(declared, id);
+            }
+            if decl.is_pub {
+                if let Some(exports) = self.exports_of(file) {
+                    exports.classes.insert(declared, id);
                 }
             }
         }
@@ -424,8 +443,8 @@ impl Builder {
                     continue;
                 }
                 let ctor_id = self.env.ctors.len();
-                if let (FileRef::Module(k), true) = (file, decl.is_pub) {
-                    self.exports(k).ctors.insert(ctor.name.clone(), ctor_id);
+                if let (Some(exports), true) = (self.exports_of(file), decl.is_pub) {
+                    exports.ctors.insert(ctor.name.clone(), ctor_id);
                 }
                 self.env
                     .ctor_index
@@ -502,8 +521,8 @@ impl Builder {
                         ty,
                     },
                 };
-                if let (FileRef::Module(k), true) = (file, decl.is_pub) {
-                    self.exports(k).methods.insert(name.clone(), method.clone());
+                if let (Some(exports), true) = (self.exports_of(file), decl.is_pub) {
+                    exports.methods.insert(name.clone(), method.clone());
                 }
                 self.env
                     .class_methods
@@ -553,8 +572,8 @@ impl Builder {
                 continue;
             }
             let value = Value { scheme, origin: at };
-            if let (FileRef::Module(k), true) = (file, decl.is_pub) {
-                self.exports(k).values.insert(name.clone(), value.clone());
+            if let (Some(exports), true) = (self.exports_of(file), decl.is_pub) {
+                exports.values.insert(name.clone(), value.clone());
             }
             self.env.values.insert(name, value);
         }

@@ -24,12 +24,17 @@ use crate::types::{Scheme, Ty};
 /// The module index of an alias whose module is missing: `M.x` is then of unknown type.
 pub const MISSING_MODULE: u32 = u32::MAX;
 
+/// The module index of the checked file itself, imported back by one of its modules.
+pub const ROOT_MODULE: u32 = u32::MAX - 1;
+
 /// The modules a file's imports load, transitively (built by the database).
 #[derive(Default)]
 pub struct Program<'a> {
     pub modules: Vec<LoadedModule<'a>>,
     /// The file's own imports.
     pub imports: Vec<ImportLink>,
+    /// The checked file's path (normalised), for modules that import it back.
+    pub root_path: String,
 }
 
 impl Program<'_> {
@@ -54,8 +59,8 @@ pub struct LoadedModule<'a> {
 #[derive(Clone, Debug)]
 pub struct ImportLink {
     pub item: u32,
-    /// The module's index in `Program::modules`, or the paths that were tried (none when
-    /// the module is the importing program's own file: a cycle back to the root).
+    /// The module's index in `Program::modules` (`ROOT_MODULE` for the checked file
+    /// itself, imported back by a module), or the paths that were tried.
     pub target: Result<u32, Vec<String>>,
 }
 
@@ -129,10 +134,29 @@ impl Builder {
                     continue;
                 }
             };
-            let Some(loaded) = program.modules.get(module as usize) else {
+            if file == FileRef::Root && module == ROOT_MODULE {
+                if pass == Pass::Values {
+                    self.report(
+                        at,
+                        Diagnostic::error(
+                            Code::ImportConflict,
+                            path_span,
+                            format!("`{path}` is this file itself; a file cannot import itself"),
+                        ),
+                    );
+                }
+                continue;
+            }
+            let module_path = match module {
+                ROOT_MODULE => program.root_path.clone(),
+                k => match program.modules.get(k as usize) {
+                    Some(m) => m.path.clone(),
+                    None => continue,
+                },
+            };
+            let Some(exports) = self.exports(module).cloned() else {
                 continue;
             };
-            let exports = self.exports(module).clone();
             let mut bring = |b: &mut Self, declared: &Arc<str>, spelled: Arc<str>, span: Span| {
                 let conflict = if own.contains(&spelled) {
                     Some("a declaration of this file")
@@ -161,7 +185,7 @@ impl Builder {
                     b.env.imported.insert(
                         spelled,
                         ImportedName {
-                            module: loaded.path.clone(),
+                            module: module_path.clone(),
                             name: declared.clone(),
                         },
                     );
