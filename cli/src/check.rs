@@ -35,20 +35,26 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
     let roots = crate::modules::roots(&args.include);
     let modules = crate::modules::load(&sources, &roots);
     db.set_modules(modules, roots);
-    let reports: Vec<FileReport> = sources
-        .into_iter()
-        .map(|(path, text)| {
-            let file = db.add_file(path.clone(), text.clone());
-            let diagnostics = db.diagnostics(file).to_vec();
-            let holes = file_holes(&db, db.prelude(), file).clone();
-            FileReport {
-                path,
-                text,
-                diagnostics,
-                holes,
-            }
-        })
+    // A file given on the command line is reported as itself, not again as a module.
+    let mut seen: Vec<String> = sources
+        .iter()
+        .map(|(path, _)| rex_compiler::modules::normalize(path))
         .collect();
+    let mut reports: Vec<FileReport> = Vec::new();
+    let mut imported: Vec<FileReport> = Vec::new();
+    for (path, text) in sources {
+        let file = db.add_file(path.clone(), text.clone());
+        let diagnostics = db.diagnostics(file).to_vec();
+        let holes = file_holes(&db, db.prelude(), file).clone();
+        imported.extend(crate::imported::module_reports(&db, file, &mut seen));
+        reports.push(FileReport {
+            path,
+            text,
+            diagnostics,
+            holes,
+        });
+    }
+    reports.extend(imported);
 
     let written = if args.json {
         render::json::write_report(&mut io::stdout().lock(), &reports)

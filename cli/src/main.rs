@@ -4,6 +4,7 @@
 mod check;
 mod exit;
 mod ide;
+mod imported;
 mod lsp;
 mod modules;
 mod playground;

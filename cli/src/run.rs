@@ -52,6 +52,11 @@ pub struct RunArgs {
     /// Exit 0 even when the program has errors (it runs around them either way).
     #[arg(long)]
     pub allow_errors: bool,
+
+    /// A directory to search for imported modules after the program's own directory
+    /// (repeatable; searched in order).
+    #[arg(long = "include", value_name = "DIR")]
+    pub include: Vec<PathBuf>,
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -68,7 +73,10 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
     let Some((path, text)) = read_program(args) else {
         return Status::Failure;
     };
-    let db = Database::new();
+    let mut db = Database::new();
+    let roots = crate::modules::roots(&args.include);
+    let modules = crate::modules::load(&[(path.clone(), text.clone())], &roots);
+    db.set_modules(modules, roots);
     let file = db.add_file(path.clone(), text.clone());
     let shown: Vec<_> = db
         .diagnostics(file)
@@ -76,15 +84,20 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
         .filter(|d| d.severity != Severity::Info)
         .cloned()
         .collect();
-    let has_errors = shown.iter().any(|d| d.is_error());
+    let mut reports = Vec::new();
     if !shown.is_empty() {
-        let report = FileReport {
+        reports.push(FileReport {
             path: path.clone(),
             text: text.clone(),
             diagnostics: shown,
             holes: Vec::new(),
-        };
-        if let Err(err) = render::terminal::write_report(&[report], color) {
+        });
+    }
+    let mut seen = vec![rex_compiler::modules::normalize(&path)];
+    reports.extend(crate::imported::module_reports(&db, file, &mut seen));
+    let has_errors = reports.iter().any(FileReport::has_errors);
+    if !reports.is_empty() {
+        if let Err(err) = render::terminal::write_report(&reports, color) {
             eprintln!("error: cannot write the diagnostics: {err}");
         }
     }
@@ -106,13 +119,12 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
             let mut out = io::stdout().lock();
             let mut written = writeln!(out, "{}", outcome.value);
             if args.holes && written.is_ok() {
-                written = write_holes(
-                    &mut out,
-                    &path,
-                    &text,
-                    &outcome.holes,
-                    outcome.holes_reached,
-                );
+                let source = Source {
+                    db: &db,
+                    path: &path,
+                    text: &text,
+                };
+                written = write_holes(&mut out, &source, &outcome.holes, outcome.holes_reached);
             }
             if let Err(err) = written.and_then(|_| out.flush()) {
                 if err.kind() != io::ErrorKind::BrokenPipe {
@@ -185,8 +197,7 @@ fn read_program(args: &RunArgs) -> Option<(String, String)> {
 /// `holes reached:` and, per hole, where it is and the values in scope.
 fn write_holes(
     out: &mut impl Write,
-    path: &str,
-    text: &str,
+    source: &Source<'_>,
     holes: &[ReachedHole],
     total: u64,
 ) -> io::Result<()> {
@@ -194,22 +205,14 @@ fn write_holes(
         return writeln!(out, "no holes reached");
     }
     writeln!(out, "holes reached: {total}")?;
-    let index = LineIndex::new(text);
     for h in holes {
         let label = match &h.name {
             Some(n) => format!("?{n}"),
             None => "?".to_string(),
         };
-        if h.in_prelude {
-            writeln!(out, "  {label} in the prelude")?;
-        } else {
-            let pos = index.position(text, h.span.start as usize);
-            writeln!(
-                out,
-                "  {label} at {path}:{}:{}",
-                pos.line + 1,
-                pos.character + 1
-            )?;
+        match source.location(h) {
+            Some(at) => writeln!(out, "  {label} at {at}")?,
+            None => writeln!(out, "  {label} in the prelude")?,
         }
         for (name, value) in &h.env {
             writeln!(out, "    {name} = {value}")?;
@@ -220,4 +223,29 @@ fn write_holes(
         writeln!(out, "  ... and {unlisted} more")?;
     }
     Ok(())
+}
+
+/// The program's file and the database holding its modules, to name where a hole is.
+struct Source<'a> {
+    db: &'a Database,
+    path: &'a str,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    /// `path:line:column` of a hole (1-based), `None` for one in the prelude.
+    fn location(&self, h: &ReachedHole) -> Option<String> {
+        if h.in_prelude {
+            return None;
+        }
+        let (path, text) = match &h.module {
+            Some(module) => {
+                let file = self.db.module_file(module)?;
+                (module.as_str(), file.text(self.db).as_str())
+            }
+            None => (self.path, self.text),
+        };
+        let pos = LineIndex::new(text).position(text, h.span.start as usize);
+        Some(format!("{path}:{}:{}", pos.line + 1, pos.character + 1))
+    }
 }

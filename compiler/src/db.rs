@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::check::declare_program as build_program;
 use crate::check::imports::{ImportLink, LoadedModule, Program};
-use crate::check::{check_item, Env, ItemRef, ItemTypes};
+use crate::check::{check_item, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
 use crate::syntax::ast::ItemKind;
@@ -66,14 +67,40 @@ pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Opti
     Some(item)
 }
 
-/// The environment of declarations (prelude, loaded modules, file), built from signatures
-/// alone.
+/// The environments of the program rooted at `file`: its own and one per module its
+/// imports load (transitively, as far as the database holds their files), built from
+/// signatures alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramInfo {
+    pub env: ProgramEnv,
+    /// The loaded modules, by index (`FileRef::Module`): normalised path and file.
+    pub modules: Vec<(String, SourceFile)>,
+}
+
+impl ProgramInfo {
+    /// The module index of `file` in this program.
+    pub fn module_of(&self, file: SourceFile) -> Option<u32> {
+        self.modules
+            .iter()
+            .position(|(_, f)| *f == file)
+            .map(|k| k as u32)
+    }
+}
+
 #[salsa::tracked(returns(ref))]
-pub fn program_env(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> Env {
+pub fn program(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> ProgramInfo {
     let prelude_items = &parse(db, prelude.file(db)).items;
     let items = &parse(db, file).items;
-    let program = load_program(db, prelude, file);
-    Env::build_program(prelude_items, items, &program)
+    let (program, modules) = load_program(db, prelude, file);
+    ProgramInfo {
+        env: build_program(prelude_items, items, &program),
+        modules,
+    }
+}
+
+/// The environment `file`'s own items are checked in.
+pub fn program_env(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> &Env {
+    &program(db, prelude, file).env.root
 }
 
 /// The modules `file` imports, transitively, as far as the database holds their files.
@@ -81,7 +108,7 @@ fn load_program<'db>(
     db: &'db dyn salsa::Database,
     prelude: Prelude,
     file: SourceFile,
-) -> Program<'db> {
+) -> (Program<'db>, Vec<(String, SourceFile)>) {
     let available = prelude.modules(db);
     let roots = prelude.include_roots(db);
     let root_path = crate::modules::normalize(file.path(db));
@@ -100,6 +127,7 @@ fn load_program<'db>(
                 .iter()
                 .find_map(|path| available.get(path).map(|f| (path.clone(), *f)));
             let target = match found {
+                // A module importing the program's own file: a cycle (reported missing).
                 Some((path, _)) if path == root_path => Err(vec![]),
                 Some((path, f)) => Ok(match loaded.iter().position(|(p, _)| *p == path) {
                     Some(k) => k as u32,
@@ -118,52 +146,94 @@ fn load_program<'db>(
         links
     };
     let imports = links_of(file.path(db), &parse(db, file).items, &mut loaded);
+    let mut module_links = Vec::new();
     let mut next = 0;
     while next < loaded.len() {
         let (path, module) = loaded[next].clone();
-        links_of(&path, &parse(db, module).items, &mut loaded);
+        module_links.push(links_of(&path, &parse(db, module).items, &mut loaded));
         next += 1;
     }
-    Program {
+    let program = Program {
         modules: loaded
-            .into_iter()
-            .map(|(path, f)| LoadedModule {
-                path,
-                items: &parse(db, f).items,
+            .iter()
+            .zip(module_links)
+            .map(|((path, f), imports)| LoadedModule {
+                path: path.clone(),
+                items: &parse(db, *f).items,
+                imports,
             })
             .collect(),
         imports,
-    }
+    };
+    (program, loaded)
 }
 
-/// Types, marks and holes of one item.
-#[salsa::tracked(returns(ref))]
+/// Types, marks and holes of one item of `file`'s own program.
 pub fn item_types<'db>(
     db: &'db dyn salsa::Database,
     prelude: Prelude,
+    key: ItemKey<'db>,
+) -> &'db ItemTypes {
+    item_types_in(db, prelude, key.file(db), key)
+}
+
+/// Types, marks and holes of one item, checked as part of the program rooted at `root`:
+/// the item is `root`'s own, or one of a module `root` loads.
+#[salsa::tracked(returns(ref))]
+pub fn item_types_in<'db>(
+    db: &'db dyn salsa::Database,
+    prelude: Prelude,
+    root: SourceFile,
     key: ItemKey<'db>,
 ) -> ItemTypes {
     let Some(item) = item_syntax(db, key) else {
         return ItemTypes::default();
     };
-    let env = program_env(db, prelude, key.file(db));
-    let at = ItemRef {
-        prelude: false,
-        index: key.index(db),
+    let info = program(db, prelude, root);
+    let file = if key.file(db) == root {
+        FileRef::Root
+    } else {
+        match info.module_of(key.file(db)) {
+            Some(k) => FileRef::Module(k),
+            None => return ItemTypes::default(),
+        }
     };
-    check_item(env, item, at)
+    let Some(env) = info.env.of(file) else {
+        return ItemTypes::default();
+    };
+    check_item(env, item, ItemRef::new(file, key.index(db)))
 }
 
-/// Every diagnostic of a file (syntax, declarations, items), absolute spans, source order.
+/// Every diagnostic of the modules `root` loads, by module (absolute spans in the module
+/// file, source order): syntax, declarations (incl. its imports) and items.
 #[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(
+pub fn module_diagnostics(
     db: &dyn salsa::Database,
     prelude: Prelude,
+    root: SourceFile,
+) -> Vec<(String, SourceFile, Vec<Diagnostic>)> {
+    let info = program(db, prelude, root);
+    info.modules
+        .iter()
+        .zip(&info.env.modules)
+        .map(|((path, file), env)| {
+            let diagnostics = collect_diagnostics(db, prelude, root, *file, env);
+            (path.clone(), *file, diagnostics)
+        })
+        .collect()
+}
+
+/// Syntax, declaration and item diagnostics of `file`, checked in `env` as part of the
+/// program rooted at `root`.
+fn collect_diagnostics(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    root: SourceFile,
     file: SourceFile,
+    env: &Env,
 ) -> Vec<Diagnostic> {
     let parsed = parse(db, file);
     let mut out = parsed.diagnostics.clone();
-    let env = program_env(db, prelude, file);
     for (index, d) in &env.diagnostics {
         if let Some(item) = parsed.items.get(*index as usize) {
             let mut d = d.clone();
@@ -173,7 +243,7 @@ pub fn file_diagnostics(
     }
     for (index, item) in parsed.items.iter().enumerate() {
         let key = ItemKey::new(db, file, index as u32);
-        for d in &item_types(db, prelude, key).diagnostics {
+        for d in &item_types_in(db, prelude, root, key).diagnostics {
             let mut d = d.clone();
             d.span = item.abs(d.span);
             out.push(d);
@@ -181,6 +251,16 @@ pub fn file_diagnostics(
     }
     out.sort_by_key(|d| (d.span.start, d.span.end));
     out
+}
+
+/// Every diagnostic of a file (syntax, declarations, items), absolute spans, source order.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    file: SourceFile,
+) -> Vec<Diagnostic> {
+    collect_diagnostics(db, prelude, file, file, program_env(db, prelude, file))
 }
 
 /// The database every front door (CLI, LSP, playground) holds one of.
@@ -281,10 +361,7 @@ pub fn prelude_errors(db: &dyn salsa::Database, prelude: Prelude) -> Vec<Diagnos
         push(*index as usize, d);
     }
     for (index, item) in parsed.items.iter().enumerate() {
-        let at = ItemRef {
-            prelude: true,
-            index: index as u32,
-        };
+        let at = ItemRef::prelude(index as u32);
         for d in &check_item(&env, item, at).diagnostics {
             push(index, d);
         }
@@ -354,21 +431,24 @@ pub fn types_at(db: &Database, file: SourceFile, offset: usize) -> Option<TypesA
     })
 }
 
+/// The environment the prelude's own items are checked in.
+#[salsa::tracked(returns(ref))]
+pub fn prelude_env(db: &dyn salsa::Database, prelude: Prelude) -> Env {
+    Env::build(&parse(db, prelude.file(db)).items, &[])
+}
+
 /// The prelude's items checked as their own program, once for every file that runs.
 #[salsa::tracked(returns(ref))]
 pub fn prelude_types(db: &dyn salsa::Database, prelude: Prelude) -> Vec<ItemTypes> {
     let parsed = parse(db, prelude.file(db));
-    let env = Env::build(&parsed.items, &[]);
+    let env = prelude_env(db, prelude);
     parsed
         .items
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let at = ItemRef {
-                prelude: true,
-                index: index as u32,
-            };
-            check_item(&env, item, at)
+            let at = ItemRef::prelude(index as u32);
+            check_item(env, item, at)
         })
         .collect()
 }

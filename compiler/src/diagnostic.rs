@@ -84,6 +84,8 @@ pub enum Code {
     MissingExport,
     ImportConflict,
     UnknownModule,
+    /// A module file with a top-level expression (modules are declaration-only).
+    ModuleExpression,
     /// Warning: a `match` arm that earlier arms make unreachable.
     RedundantArm,
     /// Information: a typed hole and its expected type.
@@ -124,6 +126,7 @@ impl Code {
             Code::MissingExport => "E0402",
             Code::ImportConflict => "E0403",
             Code::UnknownModule => "E0404",
+            Code::ModuleExpression => "E0405",
             Code::RedundantArm => "W0301",
             Code::HoleInfo => "I0001",
         }

@@ -48,13 +48,13 @@ pub fn globals(env: &Env) -> Vec<Global> {
         let g = Global {
             name: name.to_string(),
             scheme: v.scheme.clone(),
-            origin: if v.origin.prelude {
+            origin: if v.origin.is_prelude() {
                 Origin::PreludeFunction
             } else {
                 Origin::UserFunction
             },
         };
-        if v.origin.prelude {
+        if v.origin.is_prelude() {
             out.push(g);
         } else {
             user.push((v.origin.index, g));
@@ -67,13 +67,13 @@ pub fn globals(env: &Env) -> Vec<Global> {
         let g = Global {
             name: c.name.to_string(),
             scheme: c.scheme.clone(),
-            origin: if c.origin.prelude {
+            origin: if c.origin.is_prelude() {
                 Origin::PreludeConstructor
             } else {
                 Origin::UserConstructor
             },
         };
-        if c.origin.prelude {
+        if c.origin.is_prelude() {
             out.push(g);
         } else {
             user.push((c.origin.index, g));

@@ -223,13 +223,16 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
                 detail: Some(TypePrinter::new().scheme(&v.scheme)),
                 ty: Some(ty),
                 preds,
-                origin: origin(v.origin.prelude),
+                origin: origin(v.origin.is_prelude()),
             });
         }
     }
     for (name, m) in &env.methods {
         if visible(name) && !env.values.contains_key(name) {
-            let prelude = env.classes.get(&m.class).is_none_or(|c| c.origin.prelude);
+            let prelude = env
+                .classes
+                .get(&m.class)
+                .is_none_or(|c| c.origin.is_prelude());
             let (ty, preds) = scope.instantiate(&m.scheme);
             out.push(Candidate {
                 label: name.to_string(),
@@ -249,7 +252,7 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
             detail: Some(TypePrinter::new().scheme(&c.scheme)),
             ty: Some(ty),
             preds,
-            origin: origin(c.origin.prelude),
+            origin: origin(c.origin.is_prelude()),
         });
     }
 }

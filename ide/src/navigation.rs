@@ -3,6 +3,7 @@
 //! declaration in the file. Names declared in the prelude have no location to go to and
 //! cannot be renamed.
 
+use rex_compiler::check::FileRef;
 use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::resolve::{GlobalKind, ItemNames, Target, UseKind};
 use rex_compiler::syntax::lexer::lex;
@@ -145,8 +146,8 @@ fn declaration(db: &Database, file: SourceFile, symbol: &Symbol) -> Option<Span>
         }
         Symbol::Global { name, kind } => {
             let origin = global_origin(locate::env(db, file), name, *kind)?;
-            if origin.prelude {
-                return None;
+            if origin.file != FileRef::Root {
+                return None; // the prelude, or a module (another file)
             }
             let at = nth_item(db, file, origin.index as usize)?;
             let g = at
@@ -298,8 +299,8 @@ fn check_conflicts(
                     env.values.contains_key(new_name) || env.methods.contains_key(new_name)
                 }
                 GlobalKind::Constructor => env.ctor_index.contains_key(new_name),
-                GlobalKind::Type => env.types.contains_key(new_name),
-                GlobalKind::Class => env.classes.contains_key(new_name),
+                GlobalKind::Type => env.resolve_type(new_name).is_some(),
+                GlobalKind::Class => env.resolve_class(new_name).is_some(),
             };
             if taken {
                 return conflict(format!("`{new_name}` is already declared"));

@@ -127,7 +127,7 @@ fn callee_type(
         let ids = env.ctor_index.get(name)?;
         let id = ids
             .iter()
-            .find(|id| !env.ctor(**id).origin.prelude)
+            .find(|id| !env.ctor(**id).origin.is_prelude())
             .or(ids.first())?;
         &env.ctor(*id).scheme
     } else {

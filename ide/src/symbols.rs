@@ -1,6 +1,7 @@
 //! Document symbols: the outline of a file. Functions, types with their constructors,
 //! classes with their methods, instances and imports, each with its printed type.
 
+use rex_compiler::check::ItemRef;
 use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::syntax::ast::{Item, ItemKind, TypeId};
 use rex_compiler::types::TypePrinter;
@@ -54,7 +55,7 @@ pub fn document_symbols(db: &Database, file: SourceFile) -> Vec<DocumentSymbol> 
                 let detail = env
                     .values
                     .get(decl.name.text.as_str())
-                    .filter(|v| !v.origin.prelude && v.origin.index as usize == at.index)
+                    .filter(|v| v.origin == ItemRef::root(at.index as u32))
                     .map(|v| TypePrinter::new().scheme(&v.scheme));
                 out.push(leaf(
                     &decl.name.text,
@@ -76,7 +77,7 @@ pub fn document_symbols(db: &Database, file: SourceFile) -> Vec<DocumentSymbol> 
                     let detail = env.ctor_index.get(v.name.text.as_str()).and_then(|ids| {
                         ids.iter()
                             .map(|id| env.ctor(*id))
-                            .find(|c| !c.origin.prelude && c.origin.index as usize == at.index)
+                            .find(|c| c.origin == ItemRef::root(at.index as u32))
                             .map(|c| TypePrinter::new().scheme(&c.scheme))
                     });
                     sym.children.push(leaf(

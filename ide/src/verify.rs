@@ -48,10 +48,7 @@ pub fn item_errors_with(doc: &Document<'_>, index: usize, edits: &[Replace]) -> 
         return None;
     };
     let env = program_env(doc.db, doc.db.prelude(), doc.file);
-    let at = ItemRef {
-        prelude: false,
-        index: index as u32,
-    };
+    let at = ItemRef::root(index as u32);
     let types = check_item(env, new_item, at)
         .diagnostics
         .iter()

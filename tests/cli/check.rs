@@ -398,7 +398,7 @@ fn programs_import_modules_by_alias_by_name_and_all() {
          import util.shapes (area as size, Circle)\n\
          import text (*)\n\n\
          fn total : List S.Shape -> f32 = \\xs -> foldl (\\acc s -> acc + S.area s) 0.0 xs\n\n\
-         fn describe : S.Shape -> string = \\s ->\n  match s\n    when S.Circle _ -> shout (name s)\n    when S.Square _ -> \"square\"\n\n\
+         fn describe : S.Shape -> string = \\s ->\n  match s\n    when S.Circle _ -> shout (S.name s)\n    when S.Square _ -> \"square\"\n\n\
          size (Circle 2.0) + total [S.Square 1.0]\n",
     );
     dir.file(

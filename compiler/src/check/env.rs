@@ -1,23 +1,55 @@
-//! The global environment of a program: types, constructors, classes, methods, instances
-//! and top-level function signatures, from the prelude and the user's declarations. Built
-//! from signatures alone, so editing a function body never changes it.
+//! The environment a file's items are checked in. Global tables (types, constructors,
+//! classes, instances) hold every declaration of the program under its *identity*: the
+//! declared name for the prelude and the checked file, `tag.Name` for a loaded module's
+//! declarations (`dep.Boxed`), so two modules may declare the same name. On top of them,
+//! the file's *scope* says what each spelling means there: its values, constructors and
+//! methods, and which type and class identity each type and class name stands for. Built
+//! from signatures alone (`declare`), so editing a function body never changes it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::errors::{near_misses, Diag, TypeDiag};
-use super::imports::{is_module_item, ImportedName, Origin, Program};
+use super::imports::ImportedName;
 use super::lower::{Lowering, NewVars};
 use crate::diagnostic::Code;
-use crate::syntax::ast::{Item, ItemKind, VariantPayload};
-use crate::types::ty::PRIMITIVE_TYPES;
-use crate::types::{Pred, Scheme, Ty, Unifier};
+use crate::syntax::ast::Item;
+use crate::types::{Pred, Scheme, Ty};
 
-/// Which file a declaration comes from, and its item index there.
+/// The file a declaration belongs to, within one program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FileRef {
+    Prelude,
+    /// The file being checked (or run).
+    #[default]
+    Root,
+    /// A module the program loads, by index into `Program::modules`.
+    Module(u32),
+}
+
+/// A top-level item: its file and its index among that file's items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ItemRef {
-    pub prelude: bool,
+    pub file: FileRef,
     pub index: u32,
+}
+
+impl ItemRef {
+    pub fn new(file: FileRef, index: u32) -> ItemRef {
+        ItemRef { file, index }
+    }
+
+    pub fn prelude(index: u32) -> ItemRef {
+        ItemRef::new(FileRef::Prelude, index)
+    }
+
+    pub fn root(index: u32) -> ItemRef {
+        ItemRef::new(FileRef::Root, index)
+    }
+
+    pub fn is_prelude(&self) -> bool {
+        self.file == FileRef::Prelude
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +60,7 @@ pub struct TypeCon {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Adt {
+    /// The type's identity (see the module comment).
     pub name: Arc<str>,
     pub params: Vec<Arc<str>>,
     pub ctors: Vec<usize>,
@@ -36,6 +69,7 @@ pub struct Adt {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ctor {
+    /// As declared (constructors are printed and matched by this name).
     pub name: Arc<str>,
     pub adt: usize,
     pub tag: u32,
@@ -50,17 +84,22 @@ pub struct Ctor {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Class {
+    /// The class's identity.
     pub name: Arc<str>,
     pub params: Vec<Arc<str>>,
     /// Superclass predicates over `Gen(0..params)`.
     pub supers: Vec<Pred>,
+    /// Method names as declared, in declaration order (a dictionary's layout).
     pub methods: Vec<Arc<str>>,
     pub origin: ItemRef,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Method {
+    /// The class's identity.
     pub class: Arc<str>,
+    /// The method's name as the class declares it.
+    pub name: Arc<str>,
     /// Quantified over the class parameters first; `preds[0]` is the class predicate.
     pub scheme: Scheme,
 }
@@ -85,34 +124,51 @@ pub struct Value {
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Env {
+    // ---- the program's declarations, by identity
     pub types: BTreeMap<Arc<str>, TypeCon>,
     pub adts: Vec<Adt>,
     pub ctors: Vec<Ctor>,
-    pub ctor_index: BTreeMap<Arc<str>, Vec<usize>>,
     pub classes: BTreeMap<Arc<str>, Class>,
-    pub methods: BTreeMap<Arc<str>, Method>,
+    /// Every class method, by (class identity, declared method name).
+    pub class_methods: BTreeMap<(Arc<str>, Arc<str>), Method>,
     pub instances: Vec<Instance>,
-    pub values: BTreeMap<Arc<str>, Value>,
-    /// Diagnostics on user declarations: (item index, item-relative diagnostic).
-    pub diagnostics: Vec<(u32, TypeDiag)>,
-    /// Diagnostics on the prelude (there should be none).
-    pub prelude_diagnostics: Vec<(u32, TypeDiag)>,
     /// What each loaded module exports (`pub`), by index into `Program::modules`.
     pub exports: Vec<Exports>,
+    /// Diagnostics on the prelude (there should be none).
+    pub prelude_diagnostics: Vec<(u32, TypeDiag)>,
+
+    // ---- the scope of the file this environment checks
+    pub file: FileRef,
+    pub values: BTreeMap<Arc<str>, Value>,
+    pub ctor_index: BTreeMap<Arc<str>, Vec<usize>>,
+    /// Class methods in scope, by spelling.
+    pub methods: BTreeMap<Arc<str>, Method>,
+    /// Diagnostics on this file's declarations: (item index, item-relative diagnostic).
+    pub diagnostics: Vec<(u32, TypeDiag)>,
     /// Where each name the file imports comes from (for evaluation and tools), by the
     /// spelling the file uses (`z` for `y as z`, `M.x` through an alias).
     pub imported: BTreeMap<Arc<str>, ImportedName>,
-    /// Imported type and class spellings that differ from the declared name (`M.T`).
+    /// Type and class spellings whose identity is another string: a module's own
+    /// declarations (`Boxed` is `dep.Boxed` inside dep), imports (`z`, `M.T`).
     pub type_aliases: BTreeMap<Arc<str>, Arc<str>>,
     pub class_aliases: BTreeMap<Arc<str>, Arc<str>>,
     /// `import a.b as M`: `M` and the module's index.
     pub module_aliases: BTreeMap<Arc<str>, u32>,
     /// Names imported from modules that could not be loaded (already reported): in every
     /// facet they stand for something of unknown type.
-    pub missing_names: std::collections::BTreeSet<Arc<str>>,
+    pub missing_names: BTreeSet<Arc<str>>,
     /// An `import m (*)` whose module could not be loaded: any unknown name may be one of
     /// its exports, so none is reported.
     pub missing_glob: bool,
+}
+
+/// Why a type or class path names nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// Its qualifier is no module alias.
+    Module,
+    /// No such name is visible (or the module does not export it).
+    Name,
 }
 
 /// The `pub` declarations of one module, by declared name.
@@ -120,26 +176,80 @@ pub struct Env {
 pub struct Exports {
     pub values: BTreeMap<Arc<str>, Value>,
     pub ctors: BTreeMap<Arc<str>, usize>,
-    pub types: std::collections::BTreeSet<Arc<str>>,
-    pub classes: std::collections::BTreeSet<Arc<str>>,
+    /// Declared name -> identity.
+    pub types: BTreeMap<Arc<str>, Arc<str>>,
+    pub classes: BTreeMap<Arc<str>, Arc<str>>,
+    pub methods: BTreeMap<Arc<str>, Method>,
 }
 
 impl Env {
-    pub fn type_arity(&self, name: &str) -> Option<usize> {
-        self.types.get(name).map(|t| t.arity)
+    /// The identity of the type spelled `name` (unqualified, or `M.T` as one string) in
+    /// this scope, if one is visible.
+    pub fn resolve_type(&self, name: &str) -> Option<Arc<str>> {
+        if let Some(id) = self.type_aliases.get(name) {
+            return Some(id.clone());
+        }
+        let (key, con) = self.types.get_key_value(name)?;
+        let visible = match con.adt {
+            None => true,
+            Some(adt) => self.sees_bare(self.adts[adt].origin),
+        };
+        visible.then(|| key.clone())
     }
 
-    /// The declared name of the class `path` spells: `C`, an imported `C` under another
-    /// name, or `M.C` through a module alias. `None` for an unknown module alias.
-    pub fn class_spelled(&self, path: &crate::syntax::ast::Path) -> Option<Arc<str>> {
-        let spelled = match &path.qualifier {
-            Some(q) => format!("{}.{}", q.text, path.name.text),
-            None => path.name.text.clone(),
-        };
-        match self.class_aliases.get(spelled.as_str()) {
-            Some(declared) => Some(declared.clone()),
-            None if path.qualifier.is_some() => None,
-            None => Some(Arc::from(spelled)),
+    /// The identity of the class spelled `name` in this scope, if one is visible.
+    pub fn resolve_class(&self, name: &str) -> Option<Arc<str>> {
+        if let Some(id) = self.class_aliases.get(name) {
+            return Some(id.clone());
+        }
+        let (key, class) = self.classes.get_key_value(name)?;
+        self.sees_bare(class.origin).then(|| key.clone())
+    }
+
+    /// Declarations whose identity is their declared name (prelude, checked file) are
+    /// visible by that name: the prelude's everywhere, the checked file's in itself.
+    fn sees_bare(&self, origin: ItemRef) -> bool {
+        origin.is_prelude() || origin.file == self.file
+    }
+
+    pub fn type_arity(&self, identity: &str) -> Option<usize> {
+        self.types.get(identity).map(|t| t.arity)
+    }
+
+    /// The method `name` of the class with identity `class`.
+    pub fn class_method(&self, class: &str, name: &str) -> Option<&Method> {
+        self.class_methods.get(&(Arc::from(class), Arc::from(name)))
+    }
+
+    /// The identity of the class `path` spells: `C`, an imported `C` under another name,
+    /// or `M.C` through a module alias.
+    pub fn class_spelled(&self, path: &crate::syntax::ast::Path) -> Result<Arc<str>, Unresolved> {
+        self.spelled(path, &self.class_aliases, |n| self.resolve_class(n))
+    }
+
+    /// The identity of the type `path` spells (see `class_spelled`).
+    pub fn type_spelled(&self, path: &crate::syntax::ast::Path) -> Result<Arc<str>, Unresolved> {
+        self.spelled(path, &self.type_aliases, |n| self.resolve_type(n))
+    }
+
+    fn spelled(
+        &self,
+        path: &crate::syntax::ast::Path,
+        aliases: &BTreeMap<Arc<str>, Arc<str>>,
+        bare: impl Fn(&str) -> Option<Arc<str>>,
+    ) -> Result<Arc<str>, Unresolved> {
+        match &path.qualifier {
+            Some(q) => {
+                let spelled = format!("{}.{}", q.text, path.name.text);
+                match aliases.get(spelled.as_str()) {
+                    Some(id) => Ok(id.clone()),
+                    None if self.module_aliases.contains_key(q.text.as_str()) => {
+                        Err(Unresolved::Name)
+                    }
+                    None => Err(Unresolved::Module),
+                }
+            }
+            None => bare(&path.name.text).ok_or(Unresolved::Name),
         }
     }
 
@@ -160,25 +270,42 @@ impl Env {
         }
     }
 
-    /// The declared name of the type `path` spells (see `class_spelled`).
-    pub fn type_spelled(&self, path: &crate::syntax::ast::Path) -> Option<Arc<str>> {
-        let spelled = match &path.qualifier {
-            Some(q) => format!("{}.{}", q.text, path.name.text),
-            None => path.name.text.clone(),
-        };
-        match self.type_aliases.get(spelled.as_str()) {
-            Some(declared) => Some(declared.clone()),
-            None if path.qualifier.is_some() => None,
-            None => Some(Arc::from(spelled)),
-        }
+    /// Every type name this scope can spell.
+    pub fn visible_type_names(&self) -> Vec<&str> {
+        let bare = self
+            .types
+            .keys()
+            .filter(|k| self.resolve_type(k).as_deref() == Some(&***k));
+        let mut out: Vec<&str> = bare
+            .map(|k| &**k)
+            .chain(self.type_aliases.keys().map(|k| &**k))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every class name this scope can spell.
+    pub fn visible_class_names(&self) -> Vec<&str> {
+        let bare = self
+            .classes
+            .keys()
+            .filter(|k| self.resolve_class(k).as_deref() == Some(&***k));
+        let mut out: Vec<&str> = bare
+            .map(|k| &**k)
+            .chain(self.class_aliases.keys().map(|k| &**k))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     pub fn type_names_like(&self, name: &str) -> Vec<String> {
-        near_misses(name, self.types.keys().map(|k| &**k))
+        near_misses(name, self.visible_type_names().into_iter())
     }
 
     pub fn class_names_like(&self, name: &str) -> Vec<String> {
-        near_misses(name, self.classes.keys().map(|k| &**k))
+        near_misses(name, self.visible_class_names().into_iter())
     }
 
     pub fn ctor(&self, id: usize) -> &Ctor {
@@ -194,552 +321,7 @@ impl Env {
     /// Builds the environment of a program from its prelude items and its own items (no
     /// module is loaded: every import is reported missing).
     pub fn build(prelude: &[Item], user: &[Item]) -> Env {
-        Env::build_program(prelude, user, &Program::default())
-    }
-
-    /// Builds the environment of a file from the prelude, the modules `program` loads for
-    /// it (their types, classes and instances are global; their `pub` values and
-    /// constructors are in scope as the file's imports say), and its own items.
-    pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> Env {
-        let mut env = Env::default();
-        for (name, arity) in PRIMITIVE_TYPES {
-            env.types.insert(
-                Arc::from(*name),
-                TypeCon {
-                    arity: *arity,
-                    adt: None,
-                },
-            );
-        }
-        let mut files: Vec<(Origin, &[Item])> = vec![(Origin::Prelude, prelude)];
-        files.extend(
-            program
-                .modules
-                .iter()
-                .enumerate()
-                .map(|(k, m)| (Origin::Module(k as u32), m.items)),
-        );
-        let mut b = EnvBuilder { env: &mut env };
-        let all = files.iter().copied().chain([(Origin::User, user)]);
-        for (origin, items) in all.clone() {
-            b.declare_types(origin, items);
-        }
-        for (origin, items) in all {
-            b.declare_classes(origin, items);
-        }
-        // The library first (prelude and modules), so that the file's imports can name
-        // everything they export before the file's own declarations are lowered.
-        for (origin, items) in &files {
-            b.define_adts(*origin, items);
-            b.define_classes(*origin, items);
-        }
-        for (origin, items) in &files {
-            b.define_values(*origin, items);
-            b.define_instances(*origin, items);
-        }
-        b.resolve_imports(program, user);
-        b.define_adts(Origin::User, user);
-        b.define_classes(Origin::User, user);
-        b.define_values(Origin::User, user);
-        b.define_instances(Origin::User, user);
-        b.check_overlap();
-        env
-    }
-}
-
-pub(super) struct EnvBuilder<'e> {
-    pub(super) env: &'e mut Env,
-}
-
-impl EnvBuilder<'_> {
-    pub(super) fn exports(&mut self, module: u32) -> &mut Exports {
-        let k = module as usize;
-        if self.env.exports.len() <= k {
-            self.env.exports.resize(k + 1, Exports::default());
-        }
-        &mut self.env.exports[k]
-    }
-
-    pub(super) fn report(&mut self, at: ItemRef, d: TypeDiag) {
-        if is_module_item(at) {
-            // A module's own mistakes are reported when that file is checked.
-            return;
-        }
-        if at.prelude {
-            self.env.prelude_diagnostics.push((at.index, d));
-        } else {
-            self.env.diagnostics.push((at.index, d));
-        }
-    }
-
-    fn report_all(&mut self, at: ItemRef, ds: Vec<TypeDiag>) {
-        for d in ds {
-            self.report(at, d);
-        }
-    }
-
-    fn declare_types(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            if let ItemKind::Type(decl) = &item.kind {
-                let name: Arc<str> = Arc::from(decl.name.text.as_str());
-                if self.env.types.contains_key(&name) {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            decl.name.span,
-                            format!("type `{name}` is already defined"),
-                        ),
-                    );
-                    continue;
-                }
-                self.env.adts.push(Adt {
-                    name: name.clone(),
-                    params: decl
-                        .params
-                        .iter()
-                        .map(|p| Arc::from(p.text.as_str()))
-                        .collect(),
-                    ctors: vec![],
-                    origin: at,
-                });
-                if let (Origin::Module(k), true) = (origin, decl.is_pub) {
-                    self.exports(k).types.insert(name.clone());
-                }
-                self.env.types.insert(
-                    name,
-                    TypeCon {
-                        arity: decl.params.len(),
-                        adt: Some(self.env.adts.len() - 1),
-                    },
-                );
-            }
-        }
-    }
-
-    fn declare_classes(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            if let ItemKind::Class(decl) = &item.kind {
-                let name: Arc<str> = Arc::from(decl.name.text.as_str());
-                if self.env.classes.contains_key(&name) {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            decl.name.span,
-                            format!("class `{name}` is already defined"),
-                        ),
-                    );
-                    continue;
-                }
-                if let (Origin::Module(k), true) = (origin, decl.is_pub) {
-                    self.exports(k).classes.insert(name.clone());
-                }
-                self.env.classes.insert(
-                    name.clone(),
-                    Class {
-                        name,
-                        params: decl
-                            .params
-                            .iter()
-                            .map(|p| Arc::from(p.text.as_str()))
-                            .collect(),
-                        supers: vec![],
-                        methods: vec![],
-                        origin: at,
-                    },
-                );
-            }
-        }
-    }
-
-    fn define_adts(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            let ItemKind::Type(decl) = &item.kind else {
-                continue;
-            };
-            let Some(adt_id) = self
-                .env
-                .types
-                .get(decl.name.text.as_str())
-                .and_then(|t| t.adt)
-            else {
-                continue;
-            };
-            if self.env.adts[adt_id].origin != at {
-                continue; // a duplicate, already reported
-            }
-            let params = self.env.adts[adt_id].params.clone();
-            let vars: Vec<(Arc<str>, Ty)> = params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.clone(), Ty::Gen(i as u32)))
-                .collect();
-            let result = Ty::con_app(
-                &decl.name.text,
-                (0..params.len() as u32).map(Ty::Gen).collect(),
-            );
-            for (tag, v) in decl.variants.iter().enumerate() {
-                let mut lw = Lowering::new(self.env, NewVars::Rigid).with_vars(vars.clone());
-                let (fields, record) = match &v.payload {
-                    VariantPayload::Positional(ts) => (
-                        ts.iter()
-                            .map(|t| lw.lower(&item.arena, *t))
-                            .collect::<Vec<_>>(),
-                        None,
-                    ),
-                    VariantPayload::Record(fs) => {
-                        let mut lowered: Vec<(Arc<str>, Ty)> = fs
-                            .iter()
-                            .map(|(n, t)| (Arc::from(n.text.as_str()), lw.lower(&item.arena, *t)))
-                            .collect();
-                        lowered.sort_by(|a, b| a.0.cmp(&b.0));
-                        let names = lowered.iter().map(|(n, _)| n.clone()).collect();
-                        (vec![Ty::Record(lowered)], Some(names))
-                    }
-                };
-                let mut diags = std::mem::take(&mut lw.diags);
-                // Type variables not among the parameters are errors.
-                for (n, t) in &lw.vars {
-                    if matches!(t, Ty::Rigid(_)) {
-                        diags.push(Diag::simple(
-                            Code::UnknownType,
-                            v.span,
-                            format!(
-                                "type variable `{n}` is not a parameter of `{}`",
-                                decl.name.text
-                            ),
-                        ));
-                    }
-                }
-                let fields: Vec<Ty> = fields
-                    .into_iter()
-                    .map(|f| f.map(&mut |t| matches!(t, Ty::Rigid(_)).then_some(Ty::Unknown)))
-                    .collect();
-                self.report_all(at, diags);
-                let ty = fields
-                    .iter()
-                    .rev()
-                    .fold(result.clone(), |acc, f| Ty::fun(f.clone(), acc));
-                let ctor = Ctor {
-                    name: Arc::from(v.name.text.as_str()),
-                    adt: adt_id,
-                    tag: tag as u32,
-                    fields,
-                    record,
-                    scheme: Scheme {
-                        vars: params.len() as u32,
-                        var_names: params.clone(),
-                        preds: vec![],
-                        ty,
-                    },
-                    origin: at,
-                };
-                let id = self.env.ctors.len();
-                let same_adt_dup = self.env.adts[adt_id]
-                    .ctors
-                    .iter()
-                    .any(|c| self.env.ctors[*c].name == ctor.name);
-                if same_adt_dup {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            v.name.span,
-                            format!("constructor `{}` appears twice", v.name.text),
-                        ),
-                    );
-                    continue;
-                }
-                // A module's constructors are in scope only where they are imported.
-                if let Origin::Module(k) = origin {
-                    if decl.is_pub {
-                        self.exports(k).ctors.insert(ctor.name.clone(), id);
-                    }
-                } else {
-                    self.env
-                        .ctor_index
-                        .entry(ctor.name.clone())
-                        .or_default()
-                        .push(id);
-                }
-                self.env.ctors.push(ctor);
-                self.env.adts[adt_id].ctors.push(id);
-            }
-        }
-    }
-
-    fn define_classes(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            let ItemKind::Class(decl) = &item.kind else {
-                continue;
-            };
-            let Some(class) = self.env.classes.get(decl.name.text.as_str()) else {
-                continue;
-            };
-            if class.origin != at {
-                continue;
-            }
-            let class_name = class.name.clone();
-            let params = class.params.clone();
-            let vars: Vec<(Arc<str>, Ty)> = params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.clone(), Ty::Gen(i as u32)))
-                .collect();
-            let mut lw = Lowering::new(self.env, NewVars::Gen).with_vars(vars.clone());
-            let supers: Vec<Pred> = decl
-                .supers
-                .iter()
-                .filter_map(|c| lw.constraint(&item.arena, c))
-                .collect();
-            let diags = std::mem::take(&mut lw.diags);
-            self.report_all(at, diags);
-            let class_pred = Pred {
-                class: class_name.clone(),
-                args: (0..params.len() as u32).map(Ty::Gen).collect(),
-            };
-            let mut methods = Vec::new();
-            for m in &decl.methods {
-                let mut lw = Lowering::new(self.env, NewVars::Gen).with_vars(vars.clone());
-                let ty = lw.lower(&item.arena, m.ty);
-                let var_names = lw.vars.iter().map(|(n, _)| n.clone()).collect();
-                let nvars = lw.vars.len() as u32;
-                let diags = std::mem::take(&mut lw.diags);
-                self.report_all(at, diags);
-                let name: Arc<str> = Arc::from(m.name.text.as_str());
-                if self.env.methods.contains_key(&name) {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            m.name.span,
-                            format!("method `{name}` is already defined"),
-                        ),
-                    );
-                    continue;
-                }
-                methods.push(name.clone());
-                self.env.methods.insert(
-                    name,
-                    Method {
-                        class: class_name.clone(),
-                        scheme: Scheme {
-                            vars: nvars,
-                            var_names,
-                            preds: vec![class_pred.clone()],
-                            ty,
-                        },
-                    },
-                );
-            }
-            if let Some(c) = self.env.classes.get_mut(&class_name) {
-                c.supers = supers;
-                c.methods = methods;
-            }
-        }
-    }
-
-    fn define_values(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            let ItemKind::Fn(decl) = &item.kind else {
-                continue;
-            };
-            let Some((scheme, diags)) = fn_scheme(self.env, item, decl) else {
-                continue;
-            };
-            self.report_all(at, diags);
-            let name: Arc<str> = Arc::from(decl.name.text.as_str());
-            if let Origin::Module(k) = origin {
-                if decl.is_pub {
-                    let value = Value { scheme, origin: at };
-                    self.exports(k).values.insert(name, value);
-                }
-                continue;
-            }
-            if let Some(prev) = self.env.values.get(&name) {
-                if prev.origin.prelude == origin.is_prelude() {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            decl.name.span,
-                            format!("`{name}` is already defined"),
-                        ),
-                    );
-                    continue;
-                }
-            }
-            if self.env.methods.contains_key(&name) && !origin.is_prelude() {
-                self.report(
-                    at,
-                    Diag::simple(
-                        Code::DuplicateDefinition,
-                        decl.name.span,
-                        format!(
-                            "`{name}` is a class method of the prelude and cannot be redefined"
-                        ),
-                    ),
-                );
-                continue;
-            }
-            self.env.values.insert(name, Value { scheme, origin: at });
-        }
-    }
-
-    fn define_instances(&mut self, origin: Origin, items: &[Item]) {
-        for (i, item) in items.iter().enumerate() {
-            let at = origin.at(i);
-            let ItemKind::Instance(decl) = &item.kind else {
-                continue;
-            };
-            let Some(class_name) = self.env.class_spelled(&decl.class) else {
-                let q = decl
-                    .class
-                    .qualifier
-                    .as_ref()
-                    .map(|q| q.text.clone())
-                    .unwrap_or_default();
-                if !self.env.is_missing_module(&q) {
-                    self.report(
-                        at,
-                        <TypeDiag as super::errors::LoweringDiags>::unknown_module(
-                            &q,
-                            decl.class.span(),
-                        ),
-                    );
-                }
-                continue;
-            };
-            let class_name = &class_name.to_string();
-            let Some(class) = self.env.classes.get(class_name.as_str()) else {
-                let cands = self.env.class_names_like(class_name);
-                self.report(
-                    at,
-                    <TypeDiag as super::errors::LoweringDiags>::unknown_class(
-                        class_name,
-                        cands,
-                        decl.class.span(),
-                    ),
-                );
-                continue;
-            };
-            let nparams = class.params.len();
-            let class_methods = class.methods.clone();
-            let mut lw = Lowering::new(self.env, NewVars::Gen);
-            let mut head: Vec<Ty> = decl
-                .args
-                .iter()
-                .map(|a| lw.lower(&item.arena, *a))
-                .collect();
-            if head.len() == 1 && nparams > 1 {
-                if let Ty::Tuple(ts) = &head[0] {
-                    if ts.len() == nparams {
-                        head = ts.clone();
-                    }
-                }
-            }
-            let context: Vec<Pred> = decl
-                .context
-                .iter()
-                .filter_map(|c| lw.constraint(&item.arena, c))
-                .collect();
-            let var_names: Vec<Arc<str>> = lw.vars.iter().map(|(n, _)| n.clone()).collect();
-            let diags = std::mem::take(&mut lw.diags);
-            self.report_all(at, diags);
-            if head.len() != nparams {
-                self.report(
-                    at,
-                    Diag::simple(
-                        Code::KindArity,
-                        decl.class.span(),
-                        format!(
-                            "class `{class_name}` takes {nparams} type(s), given {}",
-                            head.len()
-                        ),
-                    ),
-                );
-                continue;
-            }
-            for m in &decl.methods {
-                if !class_methods.iter().any(|cm| **cm == *m.name.text) {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::InstanceMethod,
-                            m.name.span,
-                            format!("`{}` is not a method of class `{class_name}`", m.name.text),
-                        ),
-                    );
-                }
-            }
-            for cm in &class_methods {
-                if !decl.methods.iter().any(|m| *m.name.text == **cm) {
-                    self.report(
-                        at,
-                        Diag::simple(
-                            Code::InstanceMethod,
-                            decl.class.span(),
-                            format!("this instance does not define method `{cm}`"),
-                        ),
-                    );
-                }
-            }
-            let head_span = decl.args.iter().fold(decl.class.span(), |span, a| {
-                span.cover(item.arena.ty(*a).span)
-            });
-            self.env.instances.push(Instance {
-                class: Arc::from(class_name.as_str()),
-                vars: var_names.len() as u32,
-                var_names,
-                head,
-                context,
-                origin: at,
-                head_span,
-            });
-        }
-    }
-
-    /// Instance heads of one class must not unify with each other; the later instance is
-    /// reported, on its head.
-    fn check_overlap(&mut self) {
-        let n = self.env.instances.len();
-        let mut reports = Vec::new();
-        for j in 0..n {
-            for i in 0..j {
-                let (a, b) = (&self.env.instances[i], &self.env.instances[j]);
-                if a.class != b.class {
-                    continue;
-                }
-                let mut u = Unifier::new();
-                let fresh_a: Vec<Ty> = (0..a.vars).map(|_| u.fresh()).collect();
-                let fresh_b: Vec<Ty> = (0..b.vars).map(|_| u.fresh()).collect();
-                let overlaps = a.head.iter().zip(&b.head).all(|(x, y)| {
-                    u.unify(&x.instantiate(&fresh_a), &y.instantiate(&fresh_b))
-                        .is_ok()
-                });
-                if overlaps {
-                    // One report per instance, however many earlier ones it overlaps.
-                    reports.push((b.origin, b.head_span, b.class.clone()));
-                    break;
-                }
-            }
-        }
-        for (at, span, class) in reports {
-            self.report(
-                at,
-                Diag::simple(
-                    Code::OverlappingInstances,
-                    span,
-                    format!("this instance of `{class}` overlaps another instance"),
-                ),
-            );
-        }
+        super::declare::build_program(prelude, user, &super::imports::Program::default()).root
     }
 }
 

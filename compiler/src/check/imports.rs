@@ -1,88 +1,61 @@
 //! Imports: which module each `import` of a file loads, and the names it brings into the
 //! file's scope, with the conflict rules of LANGUAGE.md.
 //!
-//! Every loaded module's types, classes and instances are part of the program (types and
-//! classes keep their declared names, so two loaded files may not declare the same one);
-//! its `pub` values and constructors are in scope only as the file's imports say:
-//! `import m as M` gives `M.x` for every export `x` (values and constructors, and `M.T` /
-//! `M.C` in type and class positions), `import m (*)` every export unqualified, and
-//! `import m (x, y as z)` the named ones, each with all the facets (value, type, class) the
-//! module exports under that name.
+//! A loaded module's declarations are visible only where it is imported: `import m as M`
+//! gives `M.x` for every export `x` (values, constructors and methods, and `M.T` / `M.C`
+//! in type and class positions), `import m (*)` every export unqualified, and
+//! `import m (x, y as z)` the named ones, each with all the facets (value, type, class)
+//! the module exports under that name. Only `pub` declarations are exported (a `pub`
+//! class exports its methods). Instances are global.
+//!
+//! Each file's imports are processed twice while its environment is built (see
+//! `declare`): first for the type and class facets, before signatures are lowered; then
+//! for values, constructors and methods, reporting what is wrong.
 
 use std::sync::Arc;
 
-use super::env::{EnvBuilder, ItemRef};
+use super::declare::Builder;
+use super::env::{Exports, FileRef, ItemRef, Value};
 use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
 use crate::span::Span;
 use crate::syntax::ast::{ImportSpec, Item, ItemKind};
-
-/// Module items are numbered from here up in `ItemRef::index`, `MODULE_STRIDE` per module,
-/// so they never meet the file's own item indices.
-const MODULE_BASE: u32 = 1 << 31;
-const MODULE_STRIDE: u32 = 1 << 16;
+use crate::types::{Scheme, Ty};
 
 /// The module index of an alias whose module is missing: `M.x` is then of unknown type.
 pub const MISSING_MODULE: u32 = u32::MAX;
-
-/// The file a declaration comes from while the environment is built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    Prelude,
-    /// The file being checked.
-    User,
-    /// A loaded module, by index into `Program::modules`.
-    Module(u32),
-}
-
-impl Origin {
-    pub fn at(self, index: usize) -> ItemRef {
-        match self {
-            Origin::Prelude => ItemRef {
-                prelude: true,
-                index: index as u32,
-            },
-            Origin::User => ItemRef {
-                prelude: false,
-                index: index as u32,
-            },
-            Origin::Module(k) => ItemRef {
-                prelude: false,
-                index: MODULE_BASE
-                    .saturating_add(k.saturating_mul(MODULE_STRIDE))
-                    .saturating_add(index as u32),
-            },
-        }
-    }
-
-    pub fn is_prelude(self) -> bool {
-        self == Origin::Prelude
-    }
-}
-
-/// True for a declaration of a loaded module (not of the file being checked).
-pub fn is_module_item(at: ItemRef) -> bool {
-    !at.prelude && at.index >= MODULE_BASE
-}
 
 /// The modules a file's imports load, transitively (built by the database).
 #[derive(Default)]
 pub struct Program<'a> {
     pub modules: Vec<LoadedModule<'a>>,
-    /// The file's own imports, by item index.
+    /// The file's own imports.
     pub imports: Vec<ImportLink>,
+}
+
+impl Program<'_> {
+    fn links(&self, file: FileRef) -> &[ImportLink] {
+        match file {
+            FileRef::Root => &self.imports,
+            FileRef::Module(k) => self.modules.get(k as usize).map_or(&[][..], |m| &m.imports),
+            FileRef::Prelude => &[],
+        }
+    }
 }
 
 pub struct LoadedModule<'a> {
     /// The module file's path (normalised).
     pub path: String,
     pub items: &'a [Item],
+    /// The module's own imports.
+    pub imports: Vec<ImportLink>,
 }
 
 /// Where one `import` item leads.
 #[derive(Clone, Debug)]
 pub struct ImportLink {
     pub item: u32,
-    /// The module's index in `Program::modules`, or the paths that were tried.
+    /// The module's index in `Program::modules`, or the paths that were tried (none when
+    /// the module is the importing program's own file: a cycle back to the root).
     pub target: Result<u32, Vec<String>>,
 }
 
@@ -95,24 +68,43 @@ pub struct ImportedName {
     pub name: Arc<str>,
 }
 
-impl EnvBuilder<'_> {
-    /// Puts the names the file's imports bring into scope, reporting missing modules
-    /// (E0401), names a module does not export (E0402) and conflicts (E0403).
-    pub(super) fn resolve_imports(&mut self, program: &Program<'_>, user: &[Item]) {
-        let own = own_names(user);
+/// Which facets an import pass brings in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Types and classes, silently (before signatures are lowered).
+    Types,
+    /// Values, constructors and methods, reporting missing modules (E0401), names a
+    /// module does not export (E0402) and conflicts (E0403).
+    Values,
+}
+
+impl Builder {
+    /// Brings in what `file`'s imports name; `file`'s scope is the current one.
+    pub(super) fn import(
+        &mut self,
+        program: &Program<'_>,
+        file: FileRef,
+        items: &[Item],
+        values: bool,
+    ) {
+        let pass = if values { Pass::Values } else { Pass::Types };
+        let own = own_names(items);
         let mut taken: Vec<Arc<str>> = Vec::new();
-        for link in &program.imports {
-            let Some(item) = user.get(link.item as usize) else {
+        let mut aliases: Vec<Arc<str>> = Vec::new();
+        for link in program.links(file) {
+            let Some(item) = items.get(link.item as usize) else {
                 continue;
             };
             let ItemKind::Import(decl) = &item.kind else {
                 continue;
             };
-            let at = ItemRef {
-                prelude: false,
-                index: link.item,
-            };
-            let path: Vec<&str> = decl.path.iter().map(|n| n.text.as_str()).collect();
+            let at = ItemRef::new(file, link.item);
+            let path: String = decl
+                .path
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
             let path_span = match (decl.path.first(), decl.path.last()) {
                 (Some(f), Some(l)) => f.span.cover(l.span),
                 _ => item.span,
@@ -120,27 +112,26 @@ impl EnvBuilder<'_> {
             let module = match &link.target {
                 Ok(k) => *k,
                 Err(tried) => {
-                    let mut d = Diagnostic::error(
-                        Code::ModuleNotFound,
-                        path_span,
-                        format!("module `{}` not found", path.join(".")),
-                    )
-                    .with_data(DiagnosticData::Module {
-                        path: path.join("."),
-                    });
-                    if !tried.is_empty() {
-                        d = d.with_note(format!("looked for {}", tried.join(", ")));
+                    if pass == Pass::Values {
+                        let mut d = Diagnostic::error(
+                            Code::ModuleNotFound,
+                            path_span,
+                            format!("module `{path}` not found"),
+                        )
+                        .with_data(DiagnosticData::Module { path: path.clone() });
+                        if !tried.is_empty() {
+                            d = d.with_note(format!("looked for {}", tried.join(", ")));
+                        }
+                        self.report(at, d);
+                    } else {
+                        self.stand_in_for_missing(&decl.spec, at);
                     }
-                    self.report(at, d);
-                    self.stand_in_for_missing(&decl.spec, at);
                     continue;
                 }
             };
-            let module_path = program
-                .modules
-                .get(module as usize)
-                .map(|m| m.path.clone())
-                .unwrap_or_default();
+            let Some(loaded) = program.modules.get(module as usize) else {
+                continue;
+            };
             let exports = self.exports(module).clone();
             let mut bring = |b: &mut Self, declared: &Arc<str>, spelled: Arc<str>, span: Span| {
                 let conflict = if own.contains(&spelled) {
@@ -150,46 +141,27 @@ impl EnvBuilder<'_> {
                 } else {
                     None
                 };
+                taken.push(spelled.clone());
                 if let Some(other) = conflict {
-                    b.report(
-                        at,
-                        Diagnostic::error(
-                            Code::ImportConflict,
-                            span,
-                            format!("`{spelled}` is imported here and also defined by {other}"),
-                        ),
-                    );
+                    if pass == Pass::Values {
+                        b.report(
+                            at,
+                            Diagnostic::error(
+                                Code::ImportConflict,
+                                span,
+                                format!("`{spelled}` is imported here and also defined by {other}"),
+                            ),
+                        );
+                    }
                     return;
                 }
-                taken.push(spelled.clone());
-                let mut found = false;
-                if let Some(v) = exports.values.get(declared) {
-                    b.env.values.insert(spelled.clone(), v.clone());
-                    found = true;
-                }
-                if let Some(id) = exports.ctors.get(declared) {
-                    b.env
-                        .ctor_index
-                        .entry(spelled.clone())
-                        .or_default()
-                        .push(*id);
-                    found = true;
-                }
-                if exports.types.contains(declared) {
-                    b.env.type_aliases.insert(spelled.clone(), declared.clone());
-                    found = true;
-                }
-                if exports.classes.contains(declared) {
-                    b.env
-                        .class_aliases
-                        .insert(spelled.clone(), declared.clone());
-                    found = true;
-                }
-                if found {
+                if pass == Pass::Types {
+                    b.bring_types(&exports, declared, &spelled);
+                } else if b.bring_values(&exports, declared, &spelled) {
                     b.env.imported.insert(
                         spelled,
                         ImportedName {
-                            module: module_path.clone(),
+                            module: loaded.path.clone(),
                             name: declared.clone(),
                         },
                     );
@@ -200,13 +172,10 @@ impl EnvBuilder<'_> {
                             Code::MissingExport,
                             span,
                             format!(
-                                "module `{}` does not export `{declared}` (only `pub` declarations can be imported)",
-                                path.join(".")
+                                "module `{path}` does not export `{declared}` (only `pub` declarations can be imported)"
                             ),
                         )
-                        .with_data(DiagnosticData::Module {
-                            path: path.join("."),
-                        }),
+                        .with_data(DiagnosticData::Module { path: path.clone() }),
                     );
                 }
             };
@@ -214,7 +183,14 @@ impl EnvBuilder<'_> {
                 ImportSpec::Plain => {}
                 ImportSpec::Alias(alias) => {
                     let alias_name: Arc<str> = Arc::from(alias.text.as_str());
-                    if self.env.module_aliases.contains_key(&alias_name) {
+                    let used = aliases.contains(&alias_name);
+                    aliases.push(alias_name.clone());
+                    if pass == Pass::Types {
+                        if used {
+                            continue;
+                        }
+                        self.env.module_aliases.insert(alias_name, module);
+                    } else if used {
                         self.report(
                             at,
                             Diagnostic::error(
@@ -225,7 +201,6 @@ impl EnvBuilder<'_> {
                         );
                         continue;
                     }
-                    self.env.module_aliases.insert(alias_name, module);
                     for name in export_names(&exports) {
                         let spelled: Arc<str> = Arc::from(format!("{}.{name}", alias.text));
                         bring(self, &name, spelled, alias.span);
@@ -249,9 +224,41 @@ impl EnvBuilder<'_> {
             }
         }
     }
-}
 
-impl EnvBuilder<'_> {
+    /// The type and class facets of `declared`, spelled `spelled` here.
+    fn bring_types(&mut self, exports: &Exports, declared: &Arc<str>, spelled: &Arc<str>) {
+        if let Some(id) = exports.types.get(declared) {
+            self.env.type_aliases.insert(spelled.clone(), id.clone());
+        }
+        if let Some(id) = exports.classes.get(declared) {
+            self.env.class_aliases.insert(spelled.clone(), id.clone());
+        }
+    }
+
+    /// The value facets (function, constructor, method) of `declared`; true when the
+    /// module exports `declared` in any facet.
+    fn bring_values(&mut self, exports: &Exports, declared: &Arc<str>, spelled: &Arc<str>) -> bool {
+        let mut found =
+            exports.types.contains_key(declared) || exports.classes.contains_key(declared);
+        if let Some(v) = exports.values.get(declared) {
+            self.env.values.insert(spelled.clone(), v.clone());
+            found = true;
+        }
+        if let Some(id) = exports.ctors.get(declared) {
+            self.env
+                .ctor_index
+                .entry(spelled.clone())
+                .or_default()
+                .push(*id);
+            found = true;
+        }
+        if let Some(m) = exports.methods.get(declared) {
+            self.env.methods.insert(spelled.clone(), m.clone());
+            found = true;
+        }
+        found
+    }
+
     /// The names a missing module's import would bring get the unknown type, so their
     /// uses are not reported again (one fault, one diagnostic).
     fn stand_in_for_missing(&mut self, spec: &ImportSpec, at: ItemRef) {
@@ -264,8 +271,8 @@ impl EnvBuilder<'_> {
             ImportSpec::Items(items) => {
                 for it in items {
                     let spelled = it.alias.as_ref().unwrap_or(&it.name);
-                    let value = super::env::Value {
-                        scheme: crate::types::Scheme::mono(crate::types::Ty::Unknown),
+                    let value = Value {
+                        scheme: Scheme::mono(Ty::Unknown),
                         origin: at,
                     };
                     let name: Arc<str> = Arc::from(spelled.text.as_str());
@@ -280,13 +287,14 @@ impl EnvBuilder<'_> {
 }
 
 /// Every name a module exports, in any facet, once.
-fn export_names(exports: &super::env::Exports) -> Vec<Arc<str>> {
+fn export_names(exports: &Exports) -> Vec<Arc<str>> {
     let mut names: Vec<Arc<str>> = exports
         .values
         .keys()
         .chain(exports.ctors.keys())
-        .chain(exports.types.iter())
-        .chain(exports.classes.iter())
+        .chain(exports.types.keys())
+        .chain(exports.classes.keys())
+        .chain(exports.methods.keys())
         .cloned()
         .collect();
     names.sort();
@@ -304,7 +312,10 @@ fn own_names(items: &[Item]) -> Vec<Arc<str>> {
                 out.push(Arc::from(d.name.text.as_str()));
                 out.extend(d.variants.iter().map(|v| Arc::from(v.name.text.as_str())));
             }
-            ItemKind::Class(d) => out.push(Arc::from(d.name.text.as_str())),
+            ItemKind::Class(d) => {
+                out.push(Arc::from(d.name.text.as_str()));
+                out.extend(d.methods.iter().map(|m| Arc::from(m.name.text.as_str())));
+            }
             _ => {}
         }
     }

@@ -345,8 +345,8 @@ impl<'a> Infer<'a> {
         if let Some(v) = self.env.values.get(name) {
             if !name.starts_with("prim_")
                 || operator
-                || self.item.prelude
-                || v.origin.prelude == self.item.prelude
+                || self.item.is_prelude()
+                || v.origin.is_prelude() == self.item.is_prelude()
             {
                 let sc = v.scheme.clone();
                 return self.instantiate(&sc, span);
@@ -395,7 +395,7 @@ impl<'a> Infer<'a> {
             }
         }
         ids.iter()
-            .find(|id| !self.env.ctors[**id].origin.prelude)
+            .find(|id| !self.env.ctors[**id].origin.is_prelude())
             .or(ids.first())
             .copied()
     }

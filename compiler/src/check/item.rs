@@ -82,7 +82,7 @@ pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
                 });
                 inf.givens = givens;
                 for m in &decl.methods {
-                    let Some(method) = env.methods.get(m.name.text.as_str()) else {
+                    let Some(method) = env.class_method(&inst.class, &m.name.text) else {
                         inf.infer(m.body);
                         continue;
                     };

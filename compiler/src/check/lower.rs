@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::env::Env;
+use super::env::{Env, Unresolved};
 use super::errors::{LoweringDiags, TypeDiag};
 use crate::syntax::ast::{Arena, Constraint, TypeId, TypeKind};
 use crate::types::{Pred, Ty, Unifier};
@@ -57,39 +57,34 @@ impl<'e, 'u> Lowering<'e, 'u> {
         match &node.kind {
             TypeKind::Error => Ty::Unknown,
             TypeKind::Name(n) => {
-                let declared = self
-                    .env
-                    .type_aliases
-                    .get(n.as_str())
-                    .map_or(n.as_str(), |d| d);
                 if self.env.missing_names.contains(n.as_str()) {
                     return Ty::Unknown;
                 }
-                if self.env.type_arity(declared) == Some(0)
-                    && !self.vars.iter().any(|(v, _)| &**v == n)
-                {
-                    Ty::con(declared)
-                } else {
-                    self.var(n)
+                let bound = self.vars.iter().any(|(v, _)| &**v == n);
+                match self.env.resolve_type(n) {
+                    Some(id) if !bound && self.env.type_arity(&id) == Some(0) => Ty::Con(id),
+                    _ => self.var(n),
                 }
             }
             TypeKind::Con(path) => {
-                let Some(declared) = self.env.type_spelled(path) else {
-                    let q = path.qualifier.as_ref().map_or("", |q| q.text.as_str());
-                    if !self.env.is_missing_module(q) {
-                        self.diags.push(TypeDiag::unknown_module(q, node.span));
-                    }
-                    return Ty::Unknown;
-                };
-                let name = &path.name.text;
-                if self.env.missing_names.contains(&declared)
-                    || (self.env.missing_glob && self.env.type_arity(&declared).is_none())
-                {
+                let q = path.qualifier.as_ref().map_or("", |q| q.text.as_str());
+                if !q.is_empty() && self.env.is_missing_module(q) {
                     return Ty::Unknown;
                 }
-                match self.env.type_arity(&declared) {
-                    Some(_) => Ty::con(&declared),
-                    None => {
+                match self.env.type_spelled(path) {
+                    Ok(id) => Ty::Con(id),
+                    Err(Unresolved::Module) => {
+                        self.diags.push(TypeDiag::unknown_module(q, node.span));
+                        Ty::Unknown
+                    }
+                    Err(Unresolved::Name) => {
+                        let name = &path.name.text;
+                        if q.is_empty()
+                            && (self.env.missing_names.contains(name.as_str())
+                                || self.env.missing_glob)
+                        {
+                            return Ty::Unknown;
+                        }
                         self.diags.push(TypeDiag::unknown_type(
                             name,
                             self.env.type_names_like(name),
@@ -140,22 +135,28 @@ impl<'e, 'u> Lowering<'e, 'u> {
 
     /// `C t1 .. tn`; a multi-parameter class may also be written `C (t1, .., tn)`.
     pub fn constraint(&mut self, arena: &Arena, c: &Constraint) -> Option<Pred> {
-        let Some(declared) = self.env.class_spelled(&c.class) else {
-            let q = c.class.qualifier.as_ref().map_or("", |q| q.text.as_str());
-            if !self.env.is_missing_module(q) {
-                self.diags.push(TypeDiag::unknown_module(q, c.span));
-            }
-            return None;
-        };
+        let q = c.class.qualifier.as_ref().map_or("", |q| q.text.as_str());
         let name = &c.class.name.text;
-        let Some(class) = self.env.classes.get(&declared) else {
-            self.diags.push(TypeDiag::unknown_class(
-                name,
-                self.env.class_names_like(name),
-                c.span,
-            ));
-            return None;
+        let declared = match self.env.class_spelled(&c.class) {
+            Ok(id) => id,
+            Err(_) if !q.is_empty() && self.env.is_missing_module(q) => return None,
+            Err(_) if q.is_empty() && self.env.missing_names.contains(name.as_str()) => {
+                return None
+            }
+            Err(Unresolved::Module) => {
+                self.diags.push(TypeDiag::unknown_module(q, c.span));
+                return None;
+            }
+            Err(Unresolved::Name) => {
+                self.diags.push(TypeDiag::unknown_class(
+                    name,
+                    self.env.class_names_like(name),
+                    c.span,
+                ));
+                return None;
+            }
         };
+        let class = self.env.classes.get(&declared)?;
         let mut args: Vec<Ty> = c.args.iter().map(|a| self.lower(arena, *a)).collect();
         if args.len() == 1 && class.params.len() > 1 {
             if let Ty::Tuple(ts) = &args[0] {

@@ -2,6 +2,7 @@
 
 mod apply;
 mod cascade;
+mod declare;
 pub mod env;
 pub mod errors;
 pub mod evidence;
@@ -12,5 +13,6 @@ pub mod item;
 pub mod lower;
 pub mod solve;
 
-pub use env::{Env, ItemRef};
+pub use declare::{build_program as declare_program, ProgramEnv};
+pub use env::{Env, FileRef, ItemRef};
 pub use item::{check_item, HoleInfo, ItemTypes};

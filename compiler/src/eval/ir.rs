@@ -163,7 +163,8 @@ pub struct RecGroup {
 pub struct HoleSite {
     pub name: Option<String>,
     pub span: Span,
-    pub prelude: bool,
+    /// The file the span is in.
+    pub file: crate::check::FileRef,
     pub env: Vec<(Rc<str>, Loc)>,
 }
 

@@ -12,7 +12,7 @@ use super::ir::*;
 use super::natives::Prim;
 use super::value::{DictRef, Value};
 use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
-use crate::check::{Env, ItemTypes};
+use crate::check::{Env, FileRef, ItemRef, ItemTypes};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::Ty;
@@ -21,9 +21,15 @@ use crate::types::Ty;
 pub struct ItemInput<'a> {
     pub item: &'a Item,
     pub types: &'a ItemTypes,
-    pub prelude: bool,
-    /// Index among the items of its file (matches `ItemRef::index`).
-    pub index: u32,
+    /// The environment the item was checked in (its file's scope).
+    pub env: &'a Env,
+    pub at: ItemRef,
+}
+
+impl ItemInput<'_> {
+    fn prelude(&self) -> bool {
+        self.at.is_prelude()
+    }
 }
 
 /// A name in scope during lowering.
@@ -82,8 +88,8 @@ pub struct Lowerer<'a> {
     pub env: &'a Env,
     pub program: Program,
     static_dicts: HashMap<Evidence, DictRef>,
-    prelude_globals: HashMap<Rc<str>, u32>,
-    user_globals: HashMap<Rc<str>, u32>,
+    /// Each top-level `fn`'s global, by its item.
+    globals: HashMap<ItemRef, u32>,
     /// The prelude's list constructors.
     pub list: super::natives::ListIds,
     /// Instance method bodies that are a native (`+ = prim_add`), by (instance, method).
@@ -96,7 +102,7 @@ impl<'a> Lowerer<'a> {
         let mut list = super::natives::ListIds { empty: 0, cons: 0 };
         for (id, c) in env.ctors.iter().enumerate() {
             let adt = &env.adts[c.adt];
-            let is_list = c.origin.prelude && &*adt.name == "List";
+            let is_list = c.origin.is_prelude() && &*adt.name == "List";
             let kind = match (is_list, &*c.name) {
                 (true, "Empty") => {
                     list.empty = id as u32;
@@ -118,18 +124,20 @@ impl<'a> Lowerer<'a> {
             env,
             program,
             static_dicts: HashMap::new(),
-            prelude_globals: HashMap::new(),
-            user_globals: HashMap::new(),
+            globals: HashMap::new(),
             list,
             native_methods: HashMap::new(),
         }
     }
 
-    /// Lowers the whole program: prelude and user items, then the result expression.
-    pub fn lower_program(mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) -> Program {
+    /// Lowers the whole program (the prelude's, the modules' and the root file's items),
+    /// then the root file's result expression.
+    pub fn lower_program(mut self, inputs: &[ItemInput<'_>]) -> Program {
+        let by_ref: HashMap<ItemRef, usize> =
+            inputs.iter().enumerate().map(|(i, x)| (x.at, i)).collect();
         // Globals first, so bodies can refer to any of them.
         let mut bodies = Vec::new();
-        for input in prelude.iter().chain(user) {
+        for input in inputs {
             if let ItemKind::Fn(decl) = &input.item.kind {
                 let dicts = crate::check::env::fn_scheme(self.env, input.item, decl)
                     .map(|(s, _)| s.preds.len() as u32)
@@ -141,22 +149,17 @@ impl<'a> Lowerer<'a> {
                     body: 0,
                     dicts,
                 });
-                let table = if input.prelude {
-                    &mut self.prelude_globals
-                } else {
-                    &mut self.user_globals
-                };
-                table.entry(name).or_insert(id);
+                self.globals.insert(input.at, id);
                 bodies.push((id, input));
             }
         }
-        self.declare_instances(prelude, user);
+        self.declare_instances(inputs, &by_ref);
         for (id, input) in bodies {
             let ItemKind::Fn(decl) = &input.item.kind else {
                 continue;
             };
             let dicts = self.program.globals[id as usize].dicts;
-            let native = input.prelude && Prim::by_name(&decl.name.text).is_some();
+            let native = input.prelude() && Prim::by_name(&decl.name.text).is_some();
             let body = if native {
                 let code = self.program.add(Code::Const(Value::Unit));
                 self.program.add_lambda(Lambda {
@@ -182,11 +185,11 @@ impl<'a> Lowerer<'a> {
             };
             self.program.globals[id as usize].body = body;
         }
-        self.define_instances(prelude, user);
-        if let Some(input) = user
+        self.define_instances(inputs, &by_ref);
+        if let Some(input) = inputs
             .iter()
             .rev()
-            .find(|i| matches!(i.item.kind, ItemKind::Expr(_)))
+            .find(|i| i.at.file == FileRef::Root && matches!(i.item.kind, ItemKind::Expr(_)))
         {
             if let ItemKind::Expr(e) = input.item.kind {
                 let mut cx = ItemLowering::new(&mut self, input);
@@ -197,7 +200,7 @@ impl<'a> Lowerer<'a> {
         self.program
     }
 
-    fn declare_instances(&mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) {
+    fn declare_instances(&mut self, inputs: &[ItemInput<'_>], by_ref: &HashMap<ItemRef, usize>) {
         let env = self.env;
         for (i, inst) in env.instances.iter().enumerate() {
             let class = env.classes.get(&inst.class);
@@ -212,7 +215,7 @@ impl<'a> Lowerer<'a> {
                 supers: vec![DictCode::Static(None); nsupers],
             });
             // Methods that are natives resolve statically.
-            let Some(input) = find_item(prelude, user, inst.origin) else {
+            let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
                 continue;
             };
             let ItemKind::Instance(decl) = &input.item.kind else {
@@ -225,7 +228,7 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 if let ExprKind::Var(name) = &input.item.arena.expr(m.body).kind {
-                    if let (true, Some(p)) = (input.prelude, Prim::by_name(name)) {
+                    if let (true, Some(p)) = (input.prelude(), Prim::by_name(name)) {
                         self.native_methods.insert((i as u32, index as u32), p);
                     }
                 }
@@ -259,11 +262,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn define_instances(&mut self, prelude: &[ItemInput<'_>], user: &[ItemInput<'_>]) {
+    fn define_instances(&mut self, inputs: &[ItemInput<'_>], by_ref: &HashMap<ItemRef, usize>) {
         let env = self.env;
         for i in 0..env.instances.len() {
             let inst = &env.instances[i];
-            let Some(input) = find_item(prelude, user, inst.origin) else {
+            let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
                 continue;
             };
             let ItemKind::Instance(decl) = &input.item.kind else {
@@ -308,15 +311,6 @@ impl<'a> Lowerer<'a> {
         self.static_dicts.insert(ev.clone(), d.clone());
         d
     }
-}
-
-fn find_item<'i, 'a>(
-    prelude: &'i [ItemInput<'a>],
-    user: &'i [ItemInput<'a>],
-    at: crate::check::ItemRef,
-) -> Option<&'i ItemInput<'a>> {
-    let list = if at.prelude { prelude } else { user };
-    list.iter().find(|i| i.index == at.index)
 }
 
 /// Lowering one item's bodies.
@@ -536,18 +530,11 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             ExprKind::Binary { op, lhs, rhs } => match op.text.as_str() {
                 "::" => {
                     let (l, r) = (self.expr(*lhs), self.expr(*rhs));
-                    match self.lw.env.ctor_index.get("Cons").and_then(|ids| {
-                        ids.iter()
-                            .find(|id| !self.lw.env.ctors[**id].origin.prelude)
-                            .or(ids.first())
-                            .copied()
-                    }) {
-                        Some(id) => self.add(Code::Construct {
-                            ctor: id as u32,
-                            args: Box::new([l, r]),
-                        }),
-                        None => self.marked(op.span),
-                    }
+                    let cons = self.lw.list.cons;
+                    self.add(Code::Construct {
+                        ctor: cons,
+                        args: Box::new([l, r]),
+                    })
                 }
                 "&&" | "||" => {
                     let (l, r) = (self.expr(*lhs), self.expr(*rhs));
@@ -637,7 +624,18 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             }
             ExprKind::Project { base, field } => {
                 if let ExprKind::Ctor(alias) = &arena.expr(*base).kind {
-                    if !self.lw.env.ctor_index.contains_key(alias.as_str()) {
+                    if self.input.env.module_aliases.contains_key(alias.as_str()) {
+                        // `M.x`: what the module exports as `x`.
+                        let spelled = format!("{alias}.{}", field.text);
+                        if self.input.env.ctor_index.contains_key(spelled.as_str()) {
+                            return match self.ctor_of_expr(&spelled, e) {
+                                Some(id) => self.ctor_value(id),
+                                None => self.marked(node.span),
+                            };
+                        }
+                        return self.var(&spelled, node.span, node.span);
+                    }
+                    if !self.input.env.ctor_index.contains_key(alias.as_str()) {
                         return self.marked(node.span);
                     }
                 }
@@ -721,7 +719,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         let site = HoleSite {
             name,
             span: self.abs(span),
-            prelude: self.input.prelude,
+            file: self.input.at.file,
             env,
         };
         self.lw.program.holes.push(site);
@@ -765,22 +763,16 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             "||" => "prim_or",
             other => other,
         };
-        if let Some(p) = Prim::by_name(global_name) {
-            let visible = self.input.prelude || matches!(global_name, "prim_and" | "prim_or");
-            if visible && !self.lw.user_globals.contains_key(global_name) {
+        // The file's scope says which top-level `fn` the name is (its own, an import, the
+        // prelude's); the prelude's natives are used directly.
+        let origin = self.input.env.values.get(global_name).map(|v| v.origin);
+        if let (Some(o), Some(p)) = (origin, Prim::by_name(global_name)) {
+            let visible = self.input.prelude() || matches!(global_name, "prim_and" | "prim_or");
+            if o.is_prelude() && visible {
                 return self.add(Code::Const(Value::Native(p.id())));
             }
         }
-        let global = if self.input.prelude {
-            self.lw.prelude_globals.get(global_name)
-        } else {
-            self.lw
-                .user_globals
-                .get(global_name)
-                .or_else(|| self.lw.prelude_globals.get(global_name))
-        }
-        .copied();
-        if let Some(g) = global {
+        if let Some(g) = origin.and_then(|o| self.lw.globals.get(&o)).copied() {
             let n = self.lw.program.globals[g as usize].dicts;
             if n == 0 {
                 return self.add(Code::Global(g));
@@ -788,14 +780,13 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             let dicts = self.dicts_at(site, n);
             return self.add(Code::GlobalWith(g, dicts));
         }
-        if let Some(m) = self.lw.env.methods.get(name) {
-            let class = m.class.clone();
+        if let Some(m) = self.input.env.methods.get(name) {
             let index = self
                 .lw
                 .env
                 .classes
-                .get(&class)
-                .and_then(|c| c.methods.iter().position(|n| **n == *name))
+                .get(&m.class)
+                .and_then(|c| c.methods.iter().position(|n| *n == m.name))
                 .unwrap_or(0) as u32;
             let ev = self.evidence(site, 0);
             let dict = self.dict(&ev);
@@ -880,7 +871,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     fn resolve_ctor(&self, name: &str, result: Option<&Ty>) -> Option<u32> {
-        let env = self.lw.env;
+        let env = self.input.env;
         let ids = env.ctor_index.get(name)?;
         if ids.len() == 1 {
             return ids.first().map(|i| *i as u32);
@@ -894,7 +885,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             }
         }
         ids.iter()
-            .find(|id| !env.ctors[**id].origin.prelude)
+            .find(|id| !env.ctors[**id].origin.is_prelude())
             .or(ids.first())
             .map(|i| *i as u32)
     }
@@ -923,11 +914,11 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             },
             PatKind::Ctor { path, args } => {
                 let ty = self.input.types.pat_types.get(p.index());
-                let id = if path.qualifier.is_some() {
-                    None
-                } else {
-                    self.resolve_ctor(&path.name.text, ty)
-                };
+                let id = self
+                    .input
+                    .env
+                    .ctor_spelled(path)
+                    .and_then(|spelled| self.resolve_ctor(&spelled, ty));
                 let subs: Vec<Pat> = args.iter().map(|a| self.pat(*a)).collect();
                 match id {
                     Some(id) => Pat::Ctor(id, subs.into()),

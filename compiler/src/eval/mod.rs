@@ -15,7 +15,10 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use crate::db::{item_types, parse, prelude_types, program_env, Database, ItemKey, SourceFile};
+use crate::check::{FileRef, ItemRef};
+use crate::db::{
+    item_types_in, parse, prelude_env, prelude_types, program, Database, ItemKey, SourceFile,
+};
 use crate::span::Span;
 use lower::{ItemInput, Lowerer};
 use machine::{Machine, Settings};
@@ -89,9 +92,12 @@ impl fmt::Display for RunError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReachedHole {
     pub name: Option<String>,
-    /// Absolute span in the file (or in the prelude when `in_prelude`).
+    /// Absolute span in the file (or in the prelude when `in_prelude`, in the module when
+    /// `module`).
     pub span: Span,
     pub in_prelude: bool,
+    /// The module file's path when the hole is in a module the program imports.
+    pub module: Option<String>,
     /// Innermost first.
     pub env: Vec<(String, String)>,
 }
@@ -114,38 +120,45 @@ pub struct RunOutcome {
 /// expression. Errors in the file do not stop it: ill-typed nodes are indeterminate.
 pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunOutcome, RunError> {
     let prelude = db.prelude();
-    let env = program_env(db, prelude, file);
+    let info = program(db, prelude, file);
+    let env = &info.env.root;
+    let prelude_env = prelude_env(db, prelude);
     let prelude_items = &parse(db, prelude.file(db)).items;
     let prelude_checked = prelude_types(db, prelude);
-    let items = &parse(db, file).items;
-    let user_checked: Vec<_> = (0..items.len())
-        .map(|i| item_types(db, prelude, ItemKey::new(db, file, i as u32)))
-        .collect();
-    let prelude_inputs: Vec<ItemInput<'_>> = prelude_items
+    let mut inputs: Vec<ItemInput<'_>> = prelude_items
         .iter()
         .zip(prelude_checked)
         .enumerate()
         .map(|(i, (item, types))| ItemInput {
             item,
             types,
-            prelude: true,
-            index: i as u32,
+            env: prelude_env,
+            at: ItemRef::prelude(i as u32),
         })
         .collect();
-    let user_inputs: Vec<ItemInput<'_>> = items
+    let files = info
+        .modules
         .iter()
-        .zip(user_checked)
         .enumerate()
-        .map(|(i, (item, types))| ItemInput {
-            item,
-            types,
-            prelude: false,
-            index: i as u32,
-        })
-        .collect();
+        .map(|(k, (_, f))| (*f, FileRef::Module(k as u32)))
+        .chain([(file, FileRef::Root)]);
+    for (source, at_file) in files {
+        let Some(file_env) = info.env.of(at_file) else {
+            continue;
+        };
+        for (i, item) in parse(db, source).items.iter().enumerate() {
+            let key = ItemKey::new(db, source, i as u32);
+            inputs.push(ItemInput {
+                item,
+                types: item_types_in(db, prelude, file, key),
+                env: file_env,
+                at: ItemRef::new(at_file, i as u32),
+            });
+        }
+    }
     let lowerer = Lowerer::new(env);
     let list = lowerer.list;
-    let program = lowerer.lower_program(&prelude_inputs, &user_inputs);
+    let program = lowerer.lower_program(&inputs);
     let Some(main) = program.main else {
         return Ok(RunOutcome {
             value: "()".to_string(),
@@ -172,7 +185,11 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
             ReachedHole {
                 name: site.name.clone(),
                 span: site.span,
-                in_prelude: site.prelude,
+                in_prelude: site.file == FileRef::Prelude,
+                module: match site.file {
+                    FileRef::Module(k) => info.modules.get(k as usize).map(|(p, _)| p.clone()),
+                    _ => None,
+                },
                 env: r
                     .env
                     .iter()

@@ -149,13 +149,13 @@ pub fn global_origin(env: &Env, name: &str, kind: GlobalKind) -> Option<ItemRef>
             let ids = env.ctor_index.get(name)?;
             ids.iter()
                 .map(|id| env.ctor(*id).origin)
-                .find(|o| !o.prelude)
+                .find(|o| !o.is_prelude())
                 .or_else(|| ids.first().map(|id| env.ctor(*id).origin))
         }
         GlobalKind::Type => {
-            let adt = env.types.get(name)?.adt?;
+            let adt = env.types.get(&env.resolve_type(name)?)?.adt?;
             env.adts.get(adt).map(|a| a.origin)
         }
-        GlobalKind::Class => env.classes.get(name).map(|c| c.origin),
+        GlobalKind::Class => env.classes.get(&env.resolve_class(name)?).map(|c| c.origin),
     }
 }
