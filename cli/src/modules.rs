@@ -1,43 +1,24 @@
-//! Loading the modules a program imports: the compiler names the candidate paths of each
-//! `import` (`rex_compiler::modules::candidates`); this reads the first that exists, and
-//! the imports of what it read, transitively, for `Database::set_modules`.
+//! Loading the modules a program imports from the file system: the compiler walks the
+//! imports (`rex_compiler::modules::load`); this is the reader it walks them with.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use rex_compiler::modules::{candidates, normalize, segments};
-use rex_compiler::syntax::ast::ItemKind;
-use rex_compiler::syntax::parser::parse_text;
-
-/// At most this many module files are loaded for one run (a guard against runaway graphs).
-const MAX_MODULES: usize = 10_000;
+use rex_compiler::modules::normalize;
 
 /// Every module file reachable from `sources` (path, text), as (normalised path, text).
 /// Files that cannot be read are left out: the checker reports those imports missing.
 pub fn load(sources: &[(String, String)], include_roots: &[String]) -> Vec<(String, String)> {
-    let mut loaded: BTreeMap<String, String> = BTreeMap::new();
-    let mut queue: Vec<(String, String)> = sources.to_vec();
-    while let Some((path, text)) = queue.pop() {
-        for item in parse_text(&text).items {
-            let ItemKind::Import(decl) = &item.kind else {
-                continue;
-            };
-            let found = candidates(&path, &segments(decl), include_roots)
-                .into_iter()
-                .find(|c| Path::new(c).is_file());
-            let Some(module) = found else {
-                continue;
-            };
-            if loaded.contains_key(&module) || loaded.len() >= MAX_MODULES {
-                continue;
-            }
-            if let Ok(text) = std::fs::read_to_string(&module) {
-                loaded.insert(module.clone(), text.clone());
-                queue.push((module, text));
-            }
-        }
+    rex_compiler::modules::load(sources, include_roots, &mut read_regular_file)
+}
+
+/// The text of the regular file at `path` (not a directory, device or fifo, which could
+/// block or never end), if it is readable UTF-8.
+fn read_regular_file(path: &str) -> Option<String> {
+    let path = Path::new(path);
+    if !path.is_file() {
+        return None;
     }
-    loaded.into_iter().collect()
+    std::fs::read_to_string(path).ok()
 }
 
 /// The include roots as the compiler compares paths.

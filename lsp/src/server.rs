@@ -5,6 +5,7 @@
 //! never a dead server.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use rex_compiler::Span;
@@ -16,11 +17,14 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::capabilities::capabilities;
 use crate::commands;
 use crate::convert;
+use crate::modules::include_roots;
 use crate::workspace::{Document, Workspace};
 
 pub struct Backend {
     client: Client,
     workspace: Mutex<Workspace>,
+    /// Whether the client lets the server ask to be told about changed files.
+    can_watch_files: AtomicBool,
 }
 
 impl Backend {
@@ -28,6 +32,7 @@ impl Backend {
         Backend {
             client,
             workspace: Mutex::new(Workspace::new()),
+            can_watch_files: AtomicBool::new(false),
         }
     }
 
@@ -48,6 +53,15 @@ impl Backend {
             return Ok(None);
         };
         catch_unwind(AssertUnwindSafe(|| f(&ws, doc))).map_err(|_| internal_error())
+    }
+
+    /// Publishes the diagnostics of each document, in order.
+    async fn publish_all(&self, uris: Vec<String>) {
+        for uri in uris {
+            if let Ok(uri) = uri.parse::<Uri>() {
+                self.publish(uri).await;
+            }
+        }
     }
 
     /// Publishes the diagnostics of a document as it is now.
@@ -85,7 +99,17 @@ fn location(ws: &Workspace, doc: &Document, uri: &Uri, span: Span) -> Location {
 }
 
 impl LanguageServer for Backend {
-    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let watch = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        self.can_watch_files.store(watch, Ordering::Relaxed);
+        // No document is open before `initialize`: there is nothing to republish yet.
+        let _ = self.lock().set_include_roots(include_roots(&params));
         Ok(InitializeResult {
             capabilities: capabilities(),
             server_info: Some(ServerInfo {
@@ -96,30 +120,53 @@ impl LanguageServer for Backend {
         })
     }
 
+    async fn initialized(&self, _: InitializedParams) {
+        if !self.can_watch_files.load(Ordering::Relaxed) {
+            return;
+        }
+        // Module files edited outside the editor (or created, or deleted) are loaded again.
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![FileSystemWatcher {
+                glob_pattern: GlobPattern::String("**/*.rex".to_string()),
+                kind: None,
+            }],
+        };
+        let registration = Registration {
+            id: "rex-module-files".to_string(),
+            method: "workspace/didChangeWatchedFiles".to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        let _ = self.client.register_capability(vec![registration]).await;
+    }
+
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        let republish = self.lock().files_changed();
+        self.publish_all(republish).await;
+    }
+
     async fn shutdown(&self) -> Result<()> {
         Ok(())
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
-        self.lock().open(doc.uri.as_str(), doc.text, doc.version);
-        self.publish(doc.uri).await;
+        let republish = self.lock().open(doc.uri.as_str(), doc.text, doc.version);
+        self.publish_all(republish).await;
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let doc = params.text_document;
-        let changed = self
+        let republish = self
             .lock()
             .change(doc.uri.as_str(), doc.version, params.content_changes);
-        if changed {
-            self.publish(doc.uri).await;
-        }
+        self.publish_all(republish).await;
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.lock().close(uri.as_str());
+        let republish = self.lock().close(uri.as_str());
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        self.publish_all(republish).await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

@@ -24,12 +24,19 @@ pub struct Client {
     notifications: VecDeque<Value>,
     /// Every `workspace/applyEdit` the server asked for (its `edit` parameter).
     pub applied_edits: Vec<Value>,
+    /// Every request the server sent (method and parameters), in order.
+    pub server_requests: Vec<(String, Value)>,
 }
 
 impl Client {
     /// Starts `rex lsp` and performs the `initialize` handshake; returns the client and the
     /// `initialize` result.
     pub fn start() -> (Client, Value) {
+        Client::start_with(json!({"processId": null, "rootUri": null, "capabilities": {}}))
+    }
+
+    /// `start` with these `initialize` parameters.
+    pub fn start_with(initialize: Value) -> (Client, Value) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rex"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -55,12 +62,10 @@ impl Client {
             next_id: 0,
             notifications: VecDeque::new(),
             applied_edits: Vec::new(),
+            server_requests: Vec::new(),
         };
         let init = client
-            .request(
-                "initialize",
-                json!({"processId": null, "rootUri": null, "capabilities": {}}),
-            )
+            .request("initialize", initialize)
             .expect("initialize succeeds");
         client.notify("initialized", json!({}));
         (client, init)
@@ -118,6 +123,9 @@ impl Client {
         };
         match (msg.get("id"), msg.get("method")) {
             (Some(id), Some(method)) => {
+                let method_name = method.as_str().unwrap_or_default().to_string();
+                self.server_requests
+                    .push((method_name, msg["params"].clone()));
                 let result = if method == "workspace/applyEdit" {
                     self.applied_edits.push(msg["params"]["edit"].clone());
                     json!({"applied": true})

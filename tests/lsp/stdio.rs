@@ -1,6 +1,7 @@
 //! `rex lsp` end to end: the real binary as a subprocess, spoken to over stdio.
 
 mod client;
+mod modules;
 mod semantic_commands;
 
 use client::{position_of, Client};
