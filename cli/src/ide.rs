@@ -40,6 +40,11 @@ pub struct IdeArgs {
     /// repair that is not a dry run.
     #[arg(long)]
     pub write: bool,
+
+    /// A directory to search for imported modules after the file's own directory
+    /// (repeatable; searched in order).
+    #[arg(long = "include", value_name = "DIR")]
+    pub include: Vec<PathBuf>,
 }
 
 /// The commands by their CLI names, in the order of `COMMANDS` (a test keeps the two
@@ -108,7 +113,11 @@ fn run_command(args: &IdeArgs) -> Result<(), String> {
         object.extend(extra);
     }
     let mut db = Database::new();
-    let file = db.add_file(args.file.display().to_string(), text.clone());
+    let path = args.file.display().to_string();
+    let roots = crate::modules::roots(&args.include);
+    let modules = crate::modules::load(&[(path.clone(), text.clone())], &roots);
+    db.set_modules(modules, roots);
+    let file = db.add_file(path, text.clone());
     let result =
         execute(&mut db, file, command, &Value::Object(object)).map_err(|e| e.to_string())?;
     let shown = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?;
