@@ -1,43 +1,13 @@
 //! `rex check` driven through the real binary: exit statuses, the JSON contract, terminal
 //! rendering, and inputs that must not crash it.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
-
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let name = format!(
-            "rex-cli-check-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
-        let dir = std::env::temp_dir().join(name);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create parent dirs");
-        }
-        std::fs::write(&path, text).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use support::TempDir;
 
 fn rex(args: &[&str], files: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rex"))
@@ -49,12 +19,9 @@ fn rex(args: &[&str], files: &[&Path]) -> Output {
 
 /// `rex ARGS NAME` run inside `dir`, so reports name the file as written (for snapshots).
 fn rex_in(dir: &TempDir, args: &[&str], name: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rex"))
-        .current_dir(&dir.0)
-        .args(args)
-        .arg(name)
-        .output()
-        .expect("run rex")
+    let mut all = args.to_vec();
+    all.push(name);
+    dir.rex(&all)
 }
 
 fn json(output: &Output) -> Value {
@@ -78,7 +45,7 @@ const VALID: &str =
 
 #[test]
 fn valid_file_exits_0() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let file = dir.file("ok.rex", VALID);
     let out = rex(&["check", "--json"], &[&file]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -106,7 +73,7 @@ fn shipped_examples_check_clean() {
 
 #[test]
 fn broken_file_exits_1_with_located_json_diagnostic() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     // The `(` is never closed. The astral `𝔸` before it is 4 bytes but 2 UTF-16 units, so
     // the paren sits at byte 18 and character 16 of line 1 (0-based).
     let file = dir.file("broken.rex", "{- a comment -}\nlet s = \"𝔸\" in (s\n");
@@ -152,7 +119,7 @@ fn broken_file_exits_1_with_located_json_diagnostic() {
 
 #[test]
 fn missing_file_exits_2_with_message_on_stderr() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let missing = dir.0.join("missing.rex");
     let out = rex(&["check", "--json"], &[&missing]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
@@ -177,7 +144,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn several_files_report_each_with_its_name() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let good = dir.file("good.rex", VALID);
     let bad = dir.file("bad.rex", "let x = (1 +\n");
     let out = rex(&["check", "--json"], &[&good, &bad]);
@@ -205,7 +172,7 @@ fn several_files_report_each_with_its_name() {
 
 #[test]
 fn one_unreadable_file_among_several_exits_2() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let good = dir.file("good.rex", VALID);
     let missing = dir.0.join("nope.rex");
     let out = rex(&["check"], &[&good, &missing]);
@@ -215,7 +182,7 @@ fn one_unreadable_file_among_several_exits_2() {
 
 #[test]
 fn deep_nesting_reports_a_diagnostic_instead_of_crashing() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let file = dir.file("deep.rex", &"(".repeat(100_000));
     let out = rex(&["check", "--json"], &[&file]);
     assert_eq!(out.status.code(), Some(1), "{:?}", out.status);
@@ -232,7 +199,7 @@ fn deep_nesting_reports_a_diagnostic_instead_of_crashing() {
 
 #[test]
 fn terminal_report_caps_diagnostics_per_file() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     // 150 items, each with one error.
     let mut text = String::new();
     for i in 0..150 {
@@ -254,7 +221,7 @@ fn terminal_report_caps_diagnostics_per_file() {
 
 #[test]
 fn terminal_rendering_names_code_and_file() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let file = dir.file("shown.rex", "let x = (1 +\n");
     let out = rex(&["check", "--color", "never"], &[&file]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
@@ -276,7 +243,7 @@ fn terminal_rendering_names_code_and_file() {
 
 #[test]
 fn hostile_bytes_never_crash() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let cases = [
         "",
         "\u{feff}",
@@ -306,7 +273,7 @@ fn hostile_bytes_never_crash() {
 
 #[test]
 fn json_lists_holes_with_expected_type_and_context() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     dir.file(
         "holes.rex",
         "fn parse : string -> Result i32 string = \\text ->\n  \
@@ -326,7 +293,7 @@ fn json_lists_holes_with_expected_type_and_context() {
 
 #[test]
 fn json_diagnostics_carry_structured_data() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     dir.file(
         "data.rex",
         "type Shape = Circle f32 | Square f32 | Dot\n\n\
@@ -343,7 +310,7 @@ fn json_diagnostics_carry_structured_data() {
 
 #[test]
 fn overlapping_instance_is_reported_on_its_head() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     let file = dir.file(
         "overlap.rex",
         "class Size a where\n  size : a -> i32\n\n\
@@ -390,7 +357,7 @@ fn write_modules(dir: &TempDir) {
 
 #[test]
 fn programs_import_modules_by_alias_by_name_and_all() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     write_modules(&dir);
     dir.file(
         "app/main.rex",
@@ -435,7 +402,7 @@ fn programs_import_modules_by_alias_by_name_and_all() {
 
 #[test]
 fn import_errors_name_the_rule_they_break() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("check");
     write_modules(&dir);
     dir.file(
         "app/bad.rex",

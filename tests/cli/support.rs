@@ -1,5 +1,8 @@
 //! A temporary directory of Rex files and running the real `rex` binary in it.
 
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};

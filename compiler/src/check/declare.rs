@@ -42,6 +42,13 @@ impl ProgramEnv {
     }
 }
 
+/// The two namespaces declared before any signature is lowered.
+#[derive(Clone, Copy)]
+enum Facet {
+    Type,
+    Class,
+}
+
 /// The part of an `Env` that belongs to one file.
 #[derive(Clone, Default)]
 pub(super) struct Scope {
@@ -276,16 +283,7 @@ impl Builder {
                     adt: Some(self.env.adts.len() - 1),
                 },
             );
-            if let FileRef::Module(_) = file {
-                self.stored_scope(file)
-                    .type_aliases
-                    .insert(declared.clone(), id.clone());
-            }
-            if decl.is_pub {
-                if let Some(exports) = self.exports_of(file) {
-                    exports.types.insert(declared, id);
-                }
-            }
+            self.name_declared(file, Facet::Type, declared, id, decl.is_pub);
         }
     }
 
@@ -322,16 +320,34 @@ impl Builder {
                     origin: at,
                 },
             );
-            if let FileRef::Module(_) = file {
-                self.stored_scope(file)
-                    .class_aliases
-                    .insert(declared.clone(), id.clone());
-            }
-            if decl.is_pub {
-                if let Some(exports) = self.exports_of(file) {
-                    exports.classes.insert(declared, id);
-                }
-            }
+            self.name_declared(file, Facet::Class, declared, id, decl.is_pub);
+        }
+    }
+
+    /// A module spells its own type or class `declared` (its identity is `id`); a `pub`
+    /// one is exported.
+    fn name_declared(
+        &mut self,
+        file: FileRef,
+        facet: Facet,
+        declared: Arc<str>,
+        id: Arc<str>,
+        public: bool,
+    ) {
+        if let FileRef::Module(_) = file {
+            let scope = self.stored_scope(file);
+            let aliases = match facet {
+                Facet::Type => &mut scope.type_aliases,
+                Facet::Class => &mut scope.class_aliases,
+            };
+            aliases.insert(declared.clone(), id.clone());
+        }
+        if let (Some(exports), true) = (self.exports_of(file), public) {
+            let names = match facet {
+                Facet::Type => &mut exports.types,
+                Facet::Class => &mut exports.classes,
+            };
+            names.insert(declared, id);
         }
     }
 

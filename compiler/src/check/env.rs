@@ -272,32 +272,16 @@ impl Env {
 
     /// Every type name this scope can spell.
     pub fn visible_type_names(&self) -> Vec<&str> {
-        let bare = self
-            .types
-            .keys()
-            .filter(|k| self.resolve_type(k).as_deref() == Some(&***k));
-        let mut out: Vec<&str> = bare
-            .map(|k| &**k)
-            .chain(self.type_aliases.keys().map(|k| &**k))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+        visible(self.types.keys(), &self.type_aliases, |k| {
+            self.resolve_type(k)
+        })
     }
 
     /// Every class name this scope can spell.
     pub fn visible_class_names(&self) -> Vec<&str> {
-        let bare = self
-            .classes
-            .keys()
-            .filter(|k| self.resolve_class(k).as_deref() == Some(&***k));
-        let mut out: Vec<&str> = bare
-            .map(|k| &**k)
-            .chain(self.class_aliases.keys().map(|k| &**k))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+        visible(self.classes.keys(), &self.class_aliases, |k| {
+            self.resolve_class(k)
+        })
     }
 
     pub fn type_names_like(&self, name: &str) -> Vec<String> {
@@ -323,6 +307,20 @@ impl Env {
     pub fn build(prelude: &[Item], user: &[Item]) -> Env {
         super::declare::build_program(prelude, user, &super::imports::Program::default()).root
     }
+}
+
+/// The identities spelled as themselves (`resolve` maps them to themselves) and the
+/// aliases, sorted, once each.
+fn visible<'e>(
+    identities: impl Iterator<Item = &'e Arc<str>>,
+    aliases: &'e BTreeMap<Arc<str>, Arc<str>>,
+    resolve: impl Fn(&str) -> Option<Arc<str>>,
+) -> Vec<&'e str> {
+    let bare = identities.filter(|k| resolve(k).as_deref() == Some(&***k));
+    let mut out: Vec<&str> = bare.chain(aliases.keys()).map(|k| &**k).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The declared scheme of a top-level `fn`, from its annotation alone.
