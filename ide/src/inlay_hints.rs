@@ -6,6 +6,7 @@ use rex_compiler::types::{Ty, TypePrinter};
 use rex_compiler::Span;
 
 use crate::editor::locate::items;
+use crate::editor::symbol::let_scheme;
 
 /// A label shown at `offset` (absolute): right after a binder, `: type`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +32,9 @@ pub fn inlay_hints(db: &Database, file: SourceFile, range: Option<Span>) -> Vec<
             let Some(t) = def.pat.and_then(|p| types.pat_types.get(p.index())) else {
                 continue;
             };
-            if matches!(t, Ty::Var(_) | Ty::Unknown) || t.contains_unknown() {
+            // A polymorphic binding shows its scheme; otherwise only a known type helps.
+            let scheme = let_scheme(db, &at, def);
+            if scheme.is_none() && (matches!(t, Ty::Var(_) | Ty::Unknown) || t.contains_unknown()) {
                 continue;
             }
             let binder = at.abs(def.span);
@@ -40,7 +43,10 @@ pub fn inlay_hints(db: &Database, file: SourceFile, range: Option<Span>) -> Vec<
             }
             out.push(InlayHint {
                 offset: binder.end as usize,
-                label: format!(": {}", TypePrinter::new().ty(t)),
+                label: match scheme {
+                    Some(s) => format!(": {}", TypePrinter::new().scheme(s)),
+                    None => format!(": {}", TypePrinter::new().ty(t)),
+                },
             });
         }
     }

@@ -79,3 +79,15 @@ fn lambda_parameter_in_match_arm() {
 fn whitespace_outside_items_has_no_hover() {
     insta::assert_snapshot!(show("fn f : i32 -> i32 = \\x -> x\n<CURSOR>\n\nf 1"));
 }
+
+#[test]
+fn polymorphic_let_binder_shows_its_scheme() {
+    // The binder shows what the binding generalised to (with its constraints); a use
+    // shows the instance it is used at.
+    let src = "let sq = \\v -> v * v in\nlet id = \\x -> x in\n(s<CURSOR>q 2.0, id 1, id \"a\")";
+    insta::assert_snapshot!("poly_let_use", show(src));
+    let src = "let s<CURSOR>q = \\v -> v * v in\nlet id = \\x -> x in\n(sq 2.0, id 1, id \"a\")";
+    insta::assert_snapshot!("poly_let_binder_constrained", show(src));
+    let src = "let sq = \\v -> v * v in\nlet i<CURSOR>d = \\x -> x in\n(sq 2.0, id 1, id \"a\")";
+    insta::assert_snapshot!("poly_let_binder", show(src));
+}

@@ -74,3 +74,24 @@ fn hints_limited_to_a_range() {
         .collect();
     insta::assert_snapshot!(shown.join("\n"));
 }
+
+#[test]
+fn hints_show_the_scheme_of_polymorphic_lets() {
+    let src =
+        "let sq = \\v -> v * v in\nlet id = \\x -> x in\nlet n = id 3 in\n(sq 2.0, id n, id \"a\")";
+    let f = Fixture::plain(src);
+    let labels: Vec<String> = inlay_hints(&f.db, f.file, None)
+        .iter()
+        .map(|h| h.label.clone())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ": MultiplicativeMonoid 'a => 'a -> 'a",
+            ": 'a -> 'a",
+            // `id 3` is no bare literal: the binding stays overloaded (no monomorphism
+            // restriction), and the hint says so.
+            ": Integral 'a => 'a"
+        ]
+    );
+}

@@ -50,6 +50,8 @@ pub struct Infer<'a> {
     pub evidence: super::evidence::EvidenceTable,
     /// The dictionary parameters of each generalised `let` binding.
     pub let_preds: Vec<super::evidence::LetDicts>,
+    /// The scheme of each `let` binding that generalisation made polymorphic.
+    pub let_schemes: Vec<(PatId, Scheme)>,
     /// Roots of the type variables a reported mismatch involved: constraints that later
     /// fail on them are echoes of that mismatch (see `cascade.rs`).
     pub conflicted: Vec<crate::types::TyVar>,
@@ -72,6 +74,7 @@ impl<'a> Infer<'a> {
             holes: Vec::new(),
             evidence: Default::default(),
             let_preds: Vec::new(),
+            let_schemes: Vec::new(),
             conflicted: Vec::new(),
         }
     }
@@ -525,6 +528,9 @@ impl<'a> Infer<'a> {
                 .map(|(l, b)| (l.scheme.ty.clone(), b.pat))
                 .collect();
             let schemes = self.generalize_group(&members, wanted_mark);
+            for (b, scheme) in bindings.iter().zip(&schemes) {
+                self.record_scheme(b.pat, scheme);
+            }
             for (mut local, scheme) in bound.into_iter().zip(schemes) {
                 local.scheme = scheme;
                 self.locals.push(local);
@@ -551,6 +557,7 @@ impl<'a> Infer<'a> {
                 } else {
                     self.generalize(&t, wanted_mark, b.pat)
                 };
+                self.record_scheme(b.pat, &scheme);
                 self.pat_types[b.pat.index()] = t;
                 let known_ctor = self.known_ctor_of(b.value);
                 let span = self.arena.pat(b.pat).span;
@@ -563,6 +570,13 @@ impl<'a> Infer<'a> {
             } else {
                 self.check_pat(b.pat, &t);
             }
+        }
+    }
+
+    /// Keeps a binding's scheme when it is polymorphic (tools show it at the binder).
+    fn record_scheme(&mut self, pat: PatId, scheme: &Scheme) {
+        if scheme.vars > 0 {
+            self.let_schemes.push((pat, scheme.clone()));
         }
     }
 

@@ -38,6 +38,8 @@ pub struct ItemTypes {
     pub evidence: EvidenceTable,
     /// The dictionary parameters of each generalised `let` binding.
     pub let_preds: Vec<super::evidence::LetDicts>,
+    /// The scheme of each `let` binding generalisation made polymorphic, by its pattern.
+    pub let_schemes: Vec<(crate::syntax::ast::PatId, Scheme)>,
 }
 
 pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
@@ -190,5 +192,6 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
         result: result.map(|t| inf.u.zonk(&t)),
         evidence: std::mem::take(&mut inf.evidence),
         let_preds: std::mem::take(&mut inf.let_preds),
+        let_schemes: std::mem::take(&mut inf.let_schemes),
     }
 }

@@ -5,7 +5,7 @@
 use rex_compiler::check::{Env, ItemRef};
 use rex_compiler::resolve::{GlobalKind, LocalDef, Target, UseKind};
 use rex_compiler::syntax::ast::ItemKind;
-use rex_compiler::types::{Ty, TypePrinter};
+use rex_compiler::types::{Scheme, Ty, TypePrinter};
 use rex_compiler::Span;
 
 use super::locate::{self, ItemAt};
@@ -76,7 +76,21 @@ fn at_file(db: &Database, at: &ItemAt<'_>) -> SourceFile {
 
 /// The printed type of a local binding, from the checker's results for its item.
 pub fn local_type(db: &Database, at: &ItemAt<'_>, def: &LocalDef) -> Option<String> {
+    if let Some(scheme) = let_scheme(db, at, def) {
+        return Some(TypePrinter::new().scheme(scheme));
+    }
     local_ty(db, at, def).map(|t| TypePrinter::new().ty(&t))
+}
+
+/// The scheme of a polymorphic `let` binding (`'a -> 'a`, `Num 'a => 'a -> 'a`).
+pub fn let_scheme<'d>(db: &'d Database, at: &ItemAt<'d>, def: &LocalDef) -> Option<&'d Scheme> {
+    let pat = def.pat?;
+    let types = at.types(db);
+    types
+        .let_schemes
+        .iter()
+        .find(|(p, _)| *p == pat)
+        .map(|(_, s)| s)
 }
 
 /// The type of a local binding: its pattern's type, a `fn` parameter's declared type, or
