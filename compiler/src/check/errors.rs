@@ -184,11 +184,19 @@ impl LoweringDiags for TypeDiag {
     }
 }
 
-/// Names within a small edit distance of `name`, closest first.
+/// Names within a small edit distance of `name`, closest first: identifiers for an
+/// identifier, operators for an operator (`x` is never "did you mean `+`").
 pub fn near_misses<'a>(name: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
     let limit = if name.len() <= 3 { 1 } else { 2 };
+    let wordy = |s: &str| {
+        s.rsplit('.')
+            .next()
+            .and_then(|last| last.chars().next())
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
+    let word = wordy(name);
     let mut scored: Vec<(usize, String)> = pool
-        .filter(|c| *c != name)
+        .filter(|c| *c != name && wordy(c) == word)
         .filter_map(|c| {
             let d = edit_distance(name, c);
             (d <= limit).then(|| (d, c.to_string()))
@@ -215,4 +223,17 @@ fn edit_distance(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::near_misses;
+
+    #[test]
+    fn identifiers_and_operators_are_not_offered_for_each_other() {
+        let pool = ["+", "qq", "*", "M.q2", "x"];
+        assert_eq!(near_misses("q", pool.iter().copied()), ["qq", "x"]);
+        assert_eq!(near_misses("++", pool.iter().copied()), ["+"]);
+        assert_eq!(near_misses("q2", pool.iter().copied()), ["qq"]);
+    }
 }
