@@ -244,16 +244,64 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
             });
         }
     }
-    for c in &env.ctors {
-        let (ty, preds) = scope.instantiate(&c.scheme);
-        out.push(Candidate {
-            label: c.name.to_string(),
-            kind: CompletionKind::Constructor,
-            detail: Some(TypePrinter::new().scheme(&c.scheme)),
-            ty: Some(ty),
-            preds,
-            origin: origin(c.origin.is_prelude()),
-        });
+    // Constructors as the file's scope spells them (a module's only where imported).
+    for (name, ids) in &env.ctor_index {
+        for c in ids.iter().map(|id| env.ctor(*id)) {
+            let (ty, preds) = scope.instantiate(&c.scheme);
+            out.push(Candidate {
+                label: name.to_string(),
+                kind: CompletionKind::Constructor,
+                detail: Some(TypePrinter::new().scheme(&c.scheme)),
+                ty: Some(ty),
+                preds,
+                origin: origin(c.origin.is_prelude()),
+            });
+        }
+    }
+}
+
+/// After `M.` for a module alias `M`: what the module exports, by the name after `M.`.
+fn module_members(env: &Env, alias: &str) -> Vec<Candidate> {
+    let qualified = format!("{alias}.");
+    let member = |name: &str| name.strip_prefix(qualified.as_str()).map(str::to_string);
+    let mut out = Vec::new();
+    for (name, v) in &env.values {
+        if let Some(label) = member(name) {
+            out.push(member_candidate(label, CompletionKind::Function, &v.scheme));
+        }
+    }
+    for (name, m) in &env.methods {
+        if let Some(label) = member(name) {
+            out.push(member_candidate(label, CompletionKind::Method, &m.scheme));
+        }
+    }
+    for (name, ids) in &env.ctor_index {
+        if let Some(label) = member(name) {
+            for id in ids {
+                let c = env.ctor(*id);
+                out.push(member_candidate(
+                    label.clone(),
+                    CompletionKind::Constructor,
+                    &c.scheme,
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn member_candidate(
+    label: String,
+    kind: CompletionKind,
+    scheme: &rex_compiler::types::Scheme,
+) -> Candidate {
+    Candidate {
+        label,
+        kind,
+        detail: Some(TypePrinter::new().scheme(scheme)),
+        ty: None,
+        preds: Vec::new(),
+        origin: Origin::File,
     }
 }
 
@@ -306,13 +354,31 @@ fn rank(
 /// After `base.`: the fields of the base's record type (or a tuple's positions).
 fn field_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) -> Completions {
     let dot = span.start as usize - 1;
+    let env = locate::env(db, file);
+    let text = file.text(db);
+    let alias_start = text[..dot]
+        .bytes()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .map_or(0, |i| i + 1);
+    let alias = &text[alias_start..dot];
+    let qualified_base = alias_start > 0 && text.as_bytes()[alias_start - 1] == b'.';
+    if !qualified_base && env.module_aliases.contains_key(alias) {
+        let mut scope = FitScope::new(None);
+        return rank(
+            env,
+            span,
+            None,
+            prefix,
+            module_members(env, alias),
+            &mut scope,
+        );
+    }
     let Some(base_ty) = base_type(db, file, dot) else {
         return Completions {
             span,
             ..Completions::default()
         };
     };
-    let env = locate::env(db, file);
     let candidates = record_fields(env, &base_ty)
         .into_iter()
         .map(|(name, t)| Candidate {

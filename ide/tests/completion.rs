@@ -106,3 +106,34 @@ fn cursor_past_end_and_inside_multibyte_text_is_safe() {
         let _ = completion(&f.db, f.file, offset);
     }
 }
+
+const DEP: &str = "pub type Shape = Circle f64 | Square f64\n\
+                   type Hidden = Hidden i32\n\
+                   pub fn area s: Shape -> f64 = 1.0\n\
+                   fn secret x: i32 -> i32 = x\n";
+
+#[test]
+fn after_a_module_alias_the_module_exports_are_offered() {
+    let f = Fixture::with_modules(
+        "import dep as D\n\nfn f x: i32 -> f64 = D.<CURSOR>",
+        &[("dep.rex", DEP)],
+    );
+    let c = completion(&f.db, f.file, f.offset);
+    assert_eq!(labels(&c), ["area", "Circle", "Square"]);
+    assert_eq!(c.items[0].detail.as_deref(), Some("dep.Shape -> f64"));
+    assert_eq!(c.items[1].kind, CompletionKind::Constructor);
+}
+
+#[test]
+fn constructors_of_modules_are_offered_only_as_imported() {
+    let f = Fixture::with_modules(
+        "import dep (Circle)\n\nfn f x: i32 -> i32 = <CURSOR>",
+        &[("dep.rex", DEP)],
+    );
+    let c = completion(&f.db, f.file, f.offset);
+    let names = labels(&c);
+    assert!(names.contains(&"Circle"), "{names:?}");
+    for hidden in ["Square", "Hidden", "secret", "area"] {
+        assert!(!names.contains(&hidden), "{hidden} offered: {names:?}");
+    }
+}

@@ -24,6 +24,18 @@ impl Fixture {
         Fixture::at(&text, offset)
     }
 
+    /// A fixture whose program can import the module files `modules` (path, text), found
+    /// beside `test.rex`.
+    pub fn with_modules(source: &str, modules: &[(&str, &str)]) -> Fixture {
+        let mut f = Fixture::new(source);
+        let files = modules
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        f.db.set_modules(files, Vec::new());
+        f
+    }
+
     /// A fixture without a cursor (offset 0).
     pub fn plain(text: &str) -> Fixture {
         Fixture::at(text, 0)
