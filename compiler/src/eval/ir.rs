@@ -44,6 +44,12 @@ pub enum DictCode {
     },
 }
 
+/// The primitive types a numeric literal can take, in the order `Code::Literal` keeps
+/// its pre-read values.
+pub const NUMERIC_TYPES: [&str; 10] = [
+    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
+];
+
 #[derive(Clone, Debug)]
 pub enum Code {
     Const(Value),
@@ -66,6 +72,8 @@ pub enum Code {
     Literal {
         text: Rc<str>,
         dict: DictCode,
+        /// The literal read at each of `NUMERIC_TYPES` (`None` where it does not fit).
+        values: Box<[Option<Value>]>,
     },
     Lambda(u32),
     App(CodeId, Box<[CodeId]>),
@@ -95,6 +103,12 @@ pub enum Code {
     },
     Match {
         scrutinee: CodeId,
+        arms: Box<[(Pat, CodeId)]>,
+    },
+    /// A `match` on a tuple expression whose arms all take it apart (or ignore it): the
+    /// parts are matched where they lie, and the tuple is built only to report it.
+    MatchTuple {
+        items: Box<[CodeId]>,
         arms: Box<[(Pat, CodeId)]>,
     },
     Construct {

@@ -581,6 +581,21 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     self.release(mark);
                     lowered.push((p, body));
                 }
+                if let Code::Tuple(items) = &self.lw.program.code[s as usize] {
+                    let n = items.len();
+                    let apart = lowered.iter().all(|(p, _)| match p {
+                        Pat::Wild => true,
+                        Pat::Tuple(subs) => subs.len() == n,
+                        _ => false,
+                    });
+                    if apart {
+                        let items = items.clone();
+                        return self.add(Code::MatchTuple {
+                            items,
+                            arms: lowered.into(),
+                        });
+                    }
+                }
                 self.add(Code::Match {
                     scrutinee: s,
                     arms: lowered.into(),
@@ -847,7 +862,13 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     Err(_) => self.marked(span),
                 }
             }
-            _ => self.add(Code::Literal { text, dict }),
+            _ => {
+                let values = NUMERIC_TYPES
+                    .iter()
+                    .map(|ty| super::machine::literal_value(&text, ty).ok())
+                    .collect();
+                self.add(Code::Literal { text, dict, values })
+            }
         }
     }
 

@@ -11,7 +11,7 @@ use super::dicts;
 use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
-use super::value::{Dict, DictRef, Node, NodeKind, Stuck, Value};
+use super::value::{Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::RunError;
 
 /// Steps between two looks at the gas budget and the interrupt flag.
@@ -39,6 +39,7 @@ enum K {
     If(CodeId, CodeId),
     Let(u32, CodeId),
     Match(CodeId),
+    MatchTuple(CodeId),
     Construct(u32, u32),
     Tuple(u32),
     List(u32),
@@ -95,6 +96,8 @@ enum Matched {
 pub struct Machine<'p> {
     prog: &'p Program,
     list: ListIds,
+    /// Each instance's head as an index into `NUMERIC_TYPES`, for reading literals.
+    numeric: Vec<Option<u8>>,
     ctrl: Vec<K>,
     vals: Vec<Value>,
     locals: Vec<Value>,
@@ -111,9 +114,21 @@ pub struct Machine<'p> {
 
 impl<'p> Machine<'p> {
     pub fn new(prog: &'p Program, list: ListIds, settings: Settings) -> Machine<'p> {
+        let numeric = prog
+            .instances
+            .iter()
+            .map(|i| {
+                let head = i.head.as_deref()?;
+                NUMERIC_TYPES
+                    .iter()
+                    .position(|t| *t == head)
+                    .map(|k| k as u8)
+            })
+            .collect();
         Machine {
             prog,
             list,
+            numeric,
             ctrl: Vec::new(),
             vals: Vec::new(),
             locals: Vec::new(),
@@ -216,12 +231,17 @@ impl<'p> Machine<'p> {
                         self.eval(prog, body)?;
                     }
                 }
+                K::MatchTuple(id) => {
+                    if let Some(body) = self.tuple_arm(prog, id)? {
+                        self.eval(prog, body)?;
+                    }
+                }
                 K::Construct(ctor, n) => {
-                    let fields = self.pop_n(n as usize);
+                    let fields = self.pop_fields(n as usize);
                     self.vals.push(Node::value(NodeKind::Data(ctor), fields));
                 }
                 K::Tuple(n) => {
-                    let fields = self.pop_n(n as usize);
+                    let fields = self.pop_fields(n as usize);
                     self.vals.push(Node::value(NodeKind::Tuple, fields));
                 }
                 K::List(n) => {
@@ -300,6 +320,12 @@ impl<'p> Machine<'p> {
         self.vals.split_off(at)
     }
 
+    /// The `n` values on top, as the parts of a node (without an intermediate vector).
+    fn pop_fields(&mut self, n: usize) -> Fields {
+        let at = self.vals.len().saturating_sub(n);
+        self.vals.drain(at..).collect()
+    }
+
     /// A value that needs no machine step (a constant or a variable), by reference.
     #[inline(always)]
     fn peek<'a>(&'a self, prog: &'a Program, id: CodeId) -> Option<&'a Value> {
@@ -313,7 +339,19 @@ impl<'p> Machine<'p> {
 
     #[inline(always)]
     fn quick(&self, prog: &Program, id: CodeId) -> Option<Value> {
-        self.peek(prog, id).cloned()
+        match &prog.code[id as usize] {
+            Code::Method { dict, method, .. } => self.cached_method(dict, *method),
+            _ => self.peek(prog, id).cloned(),
+        }
+    }
+
+    /// A method already computed for the dictionary `dict` names (no machine step).
+    fn cached_method(&self, dict: &DictCode, method: u32) -> Option<Value> {
+        if let DictCode::Build { .. } = dict {
+            return None;
+        }
+        let d = self.dict(dict)?;
+        d.methods.get(method as usize)?.get().cloned()
     }
 
     /// Like `quick`, and also a native applied to quick operands (`n - 1`, `n < 2`).
@@ -392,8 +430,16 @@ impl<'p> Machine<'p> {
                     self.vals.push(Value::Dict(d));
                     Flow::Done
                 }
-                Code::Literal { text, dict } => {
+                Code::Literal { text, dict, values } => {
                     let d = self.dict(dict);
+                    let known = d
+                        .as_ref()
+                        .and_then(|d| self.numeric.get(d.instance as usize).copied().flatten())
+                        .and_then(|k| values.get(k as usize).cloned().flatten());
+                    if let Some(v) = known {
+                        self.vals.push(v);
+                        return Ok(());
+                    }
                     let ty = d
                         .as_ref()
                         .and_then(|d| prog.instances.get(d.instance as usize))
@@ -409,8 +455,7 @@ impl<'p> Machine<'p> {
                 }
                 Code::Lambda(l) => {
                     let lam = &prog.lambdas[*l as usize];
-                    let captured: Vec<Value> =
-                        lam.captures.iter().map(|s| self.source(*s)).collect();
+                    let captured: Fields = lam.captures.iter().map(|s| self.source(*s)).collect();
                     self.vals.push(Node::value(NodeKind::Closure(*l), captured));
                     Flow::Done
                 }
@@ -517,10 +562,10 @@ impl<'p> Machine<'p> {
                     body,
                 } => {
                     let g = &prog.groups[*group as usize];
-                    let captured: Vec<Value> = g.captures.iter().map(|s| self.source(*s)).collect();
+                    let captured: Fields = g.captures.iter().map(|s| self.source(*s)).collect();
                     let node = Node::value(NodeKind::Group(*group), captured);
                     for j in 0..g.members.len() {
-                        let member = Node::value(NodeKind::Member(j as u32), vec![node.clone()]);
+                        let member = Node::value(NodeKind::Member(j as u32), [node.clone()]);
                         self.locals[self.bp + *first_slot as usize + j] = member;
                     }
                     Flow::Next(*body)
@@ -535,10 +580,19 @@ impl<'p> Machine<'p> {
                         Flow::Next(*scrutinee)
                     }
                 },
+                Code::MatchTuple { items, .. } => {
+                    match self.push_all(prog, items, K::MatchTuple(id))? {
+                        Flow::Done => match self.tuple_arm(prog, id)? {
+                            Some(body) => Flow::Next(body),
+                            None => Flow::Done,
+                        },
+                        next => next,
+                    }
+                }
                 Code::Construct { ctor, args } => {
                     let flow = self.push_all(prog, args, K::Construct(*ctor, args.len() as u32))?;
                     if let Flow::Done = flow {
-                        let fields = self.pop_n(args.len());
+                        let fields = self.pop_fields(args.len());
                         self.vals.push(Node::value(NodeKind::Data(*ctor), fields));
                     }
                     flow
@@ -546,7 +600,7 @@ impl<'p> Machine<'p> {
                 Code::Tuple(items) => {
                     let flow = self.push_all(prog, items, K::Tuple(items.len() as u32))?;
                     if let Flow::Done = flow {
-                        let fields = self.pop_n(items.len());
+                        let fields = self.pop_fields(items.len());
                         self.vals.push(Node::value(NodeKind::Tuple, fields));
                     }
                     flow
@@ -611,7 +665,7 @@ impl<'p> Machine<'p> {
 
     fn finish_record(&mut self, prog: &Program, id: CodeId) {
         if let Code::Record { names, values } = &prog.code[id as usize] {
-            let fields = self.pop_n(values.len());
+            let fields = self.pop_fields(values.len());
             self.vals
                 .push(Node::value(NodeKind::Record(names.clone()), fields));
         }
@@ -638,7 +692,7 @@ impl<'p> Machine<'p> {
     /// Member `j` of the running frame's rec group, as a function value.
     fn member_value(&self, j: u32) -> Value {
         let group = self.locals[self.cp].clone();
-        Node::value(NodeKind::Member(j), vec![group])
+        Node::value(NodeKind::Member(j), [group])
     }
 
     fn dict(&self, code: &DictCode) -> DictRef {
@@ -815,6 +869,15 @@ impl<'p> Machine<'p> {
             Value::Native(id) => {
                 let p = Prim::from_id(*id);
                 let list = self.list;
+                if n == p.arity() as usize {
+                    let v = match n {
+                        1 => natives::unary(p, &self.vals[base + 1], list)?,
+                        _ => natives::binary(p, &self.vals[base + 1], &self.vals[base + 2])?,
+                    };
+                    self.vals.truncate(base);
+                    self.vals.push(v);
+                    return Ok(Flow::Done);
+                }
                 self.saturate(&f, p.arity() as usize, base, n, |args| {
                     match args.as_slice() {
                         [a] => natives::unary(p, a, list),
@@ -844,8 +907,9 @@ impl<'p> Machine<'p> {
 
     /// Replaces `f` and the arguments above `base` by a partial application of them.
     fn push_partial(&mut self, f: &Value, base: usize) {
-        let mut fields = vec![f.clone()];
-        fields.extend(self.vals.drain(base + 1..));
+        let fields: Fields = std::iter::once(f.clone())
+            .chain(self.vals.drain(base + 1..))
+            .collect();
         self.vals.truncate(base);
         self.vals.push(Node::value(NodeKind::Partial, fields));
     }
@@ -941,7 +1005,7 @@ impl<'p> Machine<'p> {
         if self.prog.lambdas[lam as usize].arity as usize == n {
             return self.enter(lam, base, n, &g.fields, Some(&group));
         }
-        let f = Node::value(NodeKind::Member(j), vec![group.clone()]);
+        let f = Node::value(NodeKind::Member(j), [group.clone()]);
         self.vals.insert(base, f);
         self.call(n)
     }
@@ -951,7 +1015,7 @@ impl<'p> Machine<'p> {
     fn build_list(&self, items: Vec<Value>) -> Value {
         let mut out = Value::Tag(self.list.empty);
         for v in items.into_iter().rev() {
-            out = Node::value(NodeKind::Data(self.list.cons), vec![v, out]);
+            out = Node::value(NodeKind::Data(self.list.cons), [v, out]);
         }
         out
     }
@@ -973,6 +1037,35 @@ impl<'p> Machine<'p> {
             }
         }
         let names = Names { ctors: &prog.ctors };
+        Err(RunError::Runtime(format!(
+            "no `when` arm matches the value {}",
+            names.print(&v)
+        )))
+    }
+
+    /// Like `arm`, for `MatchTuple` `id` whose parts are the values on top.
+    fn tuple_arm(&mut self, prog: &'p Program, id: CodeId) -> Result<Option<CodeId>, RunError> {
+        let Code::MatchTuple { items, arms } = &prog.code[id as usize] else {
+            return Err(RunError::Runtime("broken match".into()));
+        };
+        let parts = self.pop_fields(items.len());
+        for (pat, body) in arms.iter() {
+            let matched = match pat {
+                Pat::Tuple(subs) => self.all(subs.iter().zip(parts.iter())),
+                _ => Matched::Yes,
+            };
+            match matched {
+                Matched::Yes => return Ok(Some(*body)),
+                Matched::No => {}
+                Matched::Stuck => {
+                    let scrutinee = Node::value(NodeKind::Tuple, parts);
+                    self.vals.push(Value::stuck(Stuck::Match { scrutinee }));
+                    return Ok(None);
+                }
+            }
+        }
+        let names = Names { ctors: &prog.ctors };
+        let v = Node::value(NodeKind::Tuple, parts);
         Err(RunError::Runtime(format!(
             "no `when` arm matches the value {}",
             names.print(&v)
@@ -1177,7 +1270,7 @@ fn update(base: Value, names: &[Rc<str>], values: Vec<Value>) -> Result<Value, R
         }
         NodeKind::Data(c) if n.fields.len() == 1 => {
             let inner = update(n.fields[0].clone(), names, values)?;
-            Ok(Node::value(NodeKind::Data(*c), vec![inner]))
+            Ok(Node::value(NodeKind::Data(*c), [inner]))
         }
         _ => Err(RunError::Runtime("only records can be updated".into())),
     }

@@ -11,6 +11,9 @@ pub mod natives;
 pub mod print;
 pub mod value;
 
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -479,7 +479,7 @@ fn array_to_list(array: &Value, ids: ListIds) -> Result<Value, RunError> {
     };
     let mut out = Value::Tag(ids.empty);
     for v in n.fields.iter().rev() {
-        out = Node::value(NodeKind::Data(ids.cons), vec![v.clone(), out]);
+        out = Node::value(NodeKind::Data(ids.cons), [v.clone(), out]);
     }
     Ok(out)
 }

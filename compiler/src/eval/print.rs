@@ -128,7 +128,7 @@ impl Names<'_> {
                 }
                 NodeKind::Record(names) => {
                     let mut parts = vec![Task::Text("{")];
-                    for (i, (name, value)) in names.iter().zip(&n.fields).enumerate() {
+                    for (i, (name, value)) in names.iter().zip(n.fields.iter()).enumerate() {
                         if i > 0 {
                             parts.push(Task::Text(", "));
                         }
@@ -148,7 +148,7 @@ impl Names<'_> {
                         parts.push(Task::Text("("));
                     }
                     parts.push(Task::Owned(self.ctor_name(*id).to_string()));
-                    for f in &n.fields {
+                    for f in n.fields.iter() {
                         parts.push(Task::Text(" "));
                         parts.push(Task::Value(f, true));
                     }

@@ -41,7 +41,123 @@ pub enum Value {
 #[derive(Debug)]
 pub struct Node {
     pub kind: NodeKind,
-    pub fields: Vec<Value>,
+    pub fields: Fields,
+}
+
+/// How many parts a node keeps inside itself: enough for list cells, pairs, triples and
+/// small closures, so that those cost one allocation instead of two.
+const INLINE: usize = 3;
+
+/// A node's parts: up to `INLINE` stored in place (unused slots hold `Unit`), more in a
+/// vector. Reads go through the slice it dereferences to.
+#[derive(Clone, Debug)]
+pub enum Fields {
+    Inline { len: u8, items: [Value; INLINE] },
+    Heap(Vec<Value>),
+}
+
+impl Fields {
+    pub fn new() -> Fields {
+        Fields::Inline {
+            len: 0,
+            items: [Value::Unit, Value::Unit, Value::Unit],
+        }
+    }
+
+    /// Moves the parts out to the end of `out`, leaving this empty.
+    fn move_into(&mut self, out: &mut Vec<Value>) {
+        match self {
+            Fields::Inline { len, items } => {
+                out.extend(items[..*len as usize].iter_mut().map(std::mem::take));
+                *len = 0;
+            }
+            Fields::Heap(v) => out.append(v),
+        }
+    }
+}
+
+impl Default for Fields {
+    fn default() -> Fields {
+        Fields::new()
+    }
+}
+
+impl Default for Value {
+    fn default() -> Value {
+        Value::Unit
+    }
+}
+
+impl std::ops::Deref for Fields {
+    type Target = [Value];
+    #[inline]
+    fn deref(&self) -> &[Value] {
+        match self {
+            Fields::Inline { len, items } => &items[..*len as usize],
+            Fields::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Fields {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Value] {
+        match self {
+            Fields::Inline { len, items } => &mut items[..*len as usize],
+            Fields::Heap(v) => v,
+        }
+    }
+}
+
+impl FromIterator<Value> for Fields {
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Fields {
+        let mut iter = iter.into_iter();
+        let mut items = [Value::Unit, Value::Unit, Value::Unit];
+        let mut len = 0;
+        while len < INLINE {
+            match iter.next() {
+                Some(v) => items[len] = v,
+                None => {
+                    return Fields::Inline {
+                        len: len as u8,
+                        items,
+                    }
+                }
+            }
+            len += 1;
+        }
+        match iter.next() {
+            None => Fields::Inline {
+                len: len as u8,
+                items,
+            },
+            Some(next) => {
+                let mut v = Vec::with_capacity(INLINE + 1 + iter.size_hint().0);
+                v.extend(items);
+                v.push(next);
+                v.extend(iter);
+                Fields::Heap(v)
+            }
+        }
+    }
+}
+
+impl From<Vec<Value>> for Fields {
+    fn from(v: Vec<Value>) -> Fields {
+        if v.len() <= INLINE {
+            v.into_iter().collect()
+        } else {
+            Fields::Heap(v)
+        }
+    }
+}
+
+impl<const N: usize> From<[Value; N]> for Fields {
+    #[inline]
+    fn from(v: [Value; N]) -> Fields {
+        v.into_iter().collect()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -63,16 +179,39 @@ pub enum NodeKind {
 }
 
 impl Node {
-    pub fn value(kind: NodeKind, fields: Vec<Value>) -> Value {
-        Value::Node(Rc::new(Node { kind, fields }))
+    #[inline]
+    pub fn value(kind: NodeKind, fields: impl Into<Fields>) -> Value {
+        Value::Node(Rc::new(Node {
+            kind,
+            fields: fields.into(),
+        }))
     }
 }
 
 impl Drop for Node {
     /// Takes uniquely owned children apart in a loop instead of recursively.
     fn drop(&mut self) {
-        if self.fields.iter().any(owns_parts) {
-            drop_iteratively(std::mem::take(&mut self.fields));
+        // Most nodes own at most one uniquely held node (a list's tail, a chain of
+        // constructors): follow that spine in a loop, and use a work list only for the rest.
+        let mut pending = Vec::new();
+        let mut spine = take_unique(&mut self.fields, &mut pending);
+        loop {
+            while let Some(rc) = spine {
+                spine = match Rc::try_unwrap(rc) {
+                    Ok(mut node) => take_unique(&mut node.fields, &mut pending),
+                    Err(_) => None,
+                };
+            }
+            match pending.pop() {
+                None => return,
+                Some(Value::Node(rc)) => spine = Some(rc),
+                Some(Value::Stuck(rc)) => {
+                    if let Ok(mut stuck) = Rc::try_unwrap(rc) {
+                        pending.append(&mut stuck.take_parts());
+                    }
+                }
+                Some(_) => {}
+            }
         }
     }
 }
@@ -84,6 +223,21 @@ impl Drop for Stuck {
             drop_iteratively(parts);
         }
     }
+}
+
+/// Moves the uniquely held parts out of `fields`: the first node is returned, the others
+/// go to `pending`. What stays behind is dropped without recursing.
+fn take_unique(fields: &mut Fields, pending: &mut Vec<Value>) -> Option<Rc<Node>> {
+    let mut first = None;
+    for f in fields.iter_mut() {
+        if owns_parts(f) {
+            match std::mem::take(f) {
+                Value::Node(rc) if first.is_none() => first = Some(rc),
+                other => pending.push(other),
+            }
+        }
+    }
+    first
 }
 
 fn owns_parts(v: &Value) -> bool {
@@ -101,7 +255,7 @@ fn drop_iteratively(mut pending: Vec<Value>) {
         match v {
             Value::Node(rc) => {
                 if let Ok(mut node) = Rc::try_unwrap(rc) {
-                    pending.append(&mut node.fields);
+                    node.fields.move_into(&mut pending);
                 }
             }
             Value::Stuck(rc) => {

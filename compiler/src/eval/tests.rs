@@ -1,0 +1,70 @@
+//! Evaluator paths that take shortcuts (tuple scrutinees matched in place, literals and
+//! methods read through run-time dictionaries, nodes with inline parts) give the values
+//! the general paths give.
+
+use super::{run_file, Limits, RunError};
+use crate::db::Database;
+
+fn run(code: &str) -> Result<String, RunError> {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    run_file(&db, file, &Limits::default()).map(|o| o.value)
+}
+
+fn value(code: &str) -> String {
+    run(code).unwrap_or_else(|e| panic!("{code}: {e}"))
+}
+
+const MERGE: &str = "fn merge : List i32 -> List i32 -> List i32 = \\xs ys ->\n  match (xs, ys)\n    when (Empty, _) -> ys\n    when (_, Empty) -> xs\n    when (Cons x xt, Cons y yt) -> if x <= y then Cons x (merge xt ys) else Cons y (merge xs yt)\n";
+
+#[test]
+fn tuple_scrutinees_match_part_by_part() {
+    assert_eq!(
+        value(&format!("{MERGE}merge [1, 4, 9] [2, 3, 10, 11]")),
+        "[1i32, 2i32, 3i32, 4i32, 9i32, 10i32, 11i32]"
+    );
+    assert_eq!(
+        value("match (1, \"a\", true, 2.5) when (_, s, true, _) -> s when _ -> \"no\""),
+        "\"a\""
+    );
+}
+
+#[test]
+fn a_tuple_scrutinee_stuck_on_a_hole_stays_indeterminate() {
+    let stuck = value(&format!("{MERGE}merge ?h [1]"));
+    let general = value("let t = (?h, [1i32]) in match t when (Empty, _) -> 0 when _ -> 1");
+    assert!(stuck.contains("?h"), "{stuck}");
+    assert!(general.contains("?h"), "{general}");
+}
+
+#[test]
+fn a_tuple_scrutinee_no_arm_matches_reports_the_tuple() {
+    let err = run("match (1, 2) when (0, _) -> 0").expect_err("no arm matches");
+    assert_eq!(
+        err,
+        RunError::Runtime("no `when` arm matches the value (1i32, 2i32)".into())
+    );
+}
+
+#[test]
+fn polymorphic_rec_loops_read_literals_at_their_type() {
+    let go = "let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (acc + k) in ";
+    assert_eq!(value(&format!("{go}go 10 0")), "55i32");
+    assert_eq!(value(&format!("{go}go (10 is i64) (0 is i64)")), "55i64");
+    assert_eq!(value(&format!("{go}go (100 is i16) (1 is i16)")), "5051i16");
+}
+
+#[test]
+fn nodes_with_many_parts_keep_them_all() {
+    assert_eq!(value("(1, 2, 3, 4, 5)"), "(1i32, 2i32, 3i32, 4i32, 5i32)");
+    assert_eq!(
+        value("let f = \\a b c d e -> [a, b, c, d, e] in let g = f 1 2 3 4 in g 5"),
+        "[1i32, 2i32, 3i32, 4i32, 5i32]"
+    );
+}
+
+#[test]
+fn long_lists_and_nested_structures_drop_without_overflow() {
+    let code = "fn build : i32 -> List (Option (i32, List i32)) -> List (Option (i32, List i32)) = \\n acc ->\n  if n == 0 then acc else build (n - 1) (Cons (Some (n, [n, n])) acc)\nmatch (build 1000000 Empty) when Cons _ _ -> 1 when _ -> 0";
+    assert_eq!(value(code), "1i32");
+}
