@@ -235,3 +235,29 @@ fn modules_may_import_each_other_and_the_checked_file_back() {
     assert_eq!(codes(&list), ["E0403"], "{list:?}");
     assert!(list[0].2.contains("cannot import itself"), "{list:?}");
 }
+
+#[test]
+fn a_long_chain_of_modules_checks_and_runs() {
+    // 300 modules, each importing the next: every one is checked in its own scope and
+    // their declarations are shared, not copied per module.
+    let dir = TempDir::new("modules");
+    let n = 300;
+    for i in 0..n {
+        let (import, body) = if i + 1 < n {
+            (
+                format!("import m{} as N\n", i + 1),
+                format!("N.f{} x + 1", i + 1),
+            )
+        } else {
+            (String::new(), "x".to_string())
+        };
+        dir.file(
+            &format!("m{i}.rex"),
+            &format!("{import}pub type T{i} = T{i} i32\npub fn f{i} x: i32 -> i32 = {body}\n"),
+        );
+    }
+    dir.file("main.rex", "import m0 as M\nM.f0 1\n");
+    let out = dir.rex(&["run", "main.rex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "301i32");
+}
