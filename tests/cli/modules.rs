@@ -81,7 +81,7 @@ fn a_module_declarations_are_visible_only_through_an_import() {
     let (_, list) = problems(&dir, "private.rex");
     assert_eq!(
         codes(&list),
-        ["E0402", "E0402", "E0202", "E0201"],
+        ["E0402", "E0402", "E0402", "E0402"],
         "{list:?}"
     );
 }
@@ -260,4 +260,44 @@ fn a_long_chain_of_modules_checks_and_runs() {
     let out = dir.rex(&["run", "main.rex"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out).trim(), "300i32");
+}
+
+#[test]
+fn a_name_a_module_does_not_export_is_one_error_and_repairable() {
+    let dir = with_dep();
+    // A failed import is reported once; its uses are not reported again.
+    dir.file(
+        "items.rex",
+        "import dep (nope, Nada, double)\n\
+         fn f x: Nada -> i32 = nope x\n\
+         (nope 1, double 3)\n",
+    );
+    let (status, list) = problems(&dir, "items.rex");
+    assert_eq!(status, Some(1));
+    assert_eq!(codes(&list), ["E0402", "E0402"], "{list:?}");
+    // Through an alias: one error on the member, with the module's near misses, which the
+    // bulk repair uses.
+    dir.file(
+        "alias.rex",
+        "import dep as D\n(D.doubel 2, D.unbx (D.Boxed 1))\n",
+    );
+    let (_, list) = problems(&dir, "alias.rex");
+    assert_eq!(codes(&list), ["E0402", "E0402"], "{list:?}");
+    assert!(list[0].2.contains("`doubel` is not exported"), "{list:?}");
+    let out = dir.rex(&[
+        "ide",
+        "semantic-loop-apply-best-quick-fixes-at",
+        "alias.rex",
+        "1",
+        "4",
+        "--args",
+        "{\"dryRun\": true}",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reply: Value = serde_json::from_str(&stdout(&out)).expect("JSON reply");
+    assert_eq!(
+        reply["updatedText"],
+        "import dep as D\n(D.double 2, D.unbox (D.Boxed 1))\n"
+    );
+    assert_eq!(reply["stoppedReason"], "clean");
 }
