@@ -301,12 +301,24 @@ impl Resolver<'_> {
                     self.visible.truncate(mark);
                 }
             }
-            ExprKind::Project { base, .. } => {
-                // `Alias.name` names a module, not a constructor.
-                if !matches!(arena.expr(*base).kind, ExprKind::Ctor(_)) {
-                    self.expr(*base);
+            ExprKind::Project { base, field } => match &arena.expr(*base).kind {
+                // `Alias.name`: a name a module exports, spelled with its alias.
+                ExprKind::Ctor(alias) => {
+                    let upper = field.text.starts_with(|c: char| c.is_uppercase());
+                    self.out.uses.push(NameUse {
+                        name: format!("{alias}.{}", field.text),
+                        span: node.span,
+                        kind: if upper {
+                            UseKind::Constructor
+                        } else {
+                            UseKind::Value
+                        },
+                        target: Target::Global,
+                        expr: Some(e),
+                    });
                 }
-            }
+                _ => self.expr(*base),
+            },
             ExprKind::Ascribe { expr, ty } => {
                 self.expr(*expr);
                 self.type_expr(*ty);
@@ -369,9 +381,7 @@ impl Resolver<'_> {
                 param_index: None,
             }),
             PatKind::Ctor { path, args } => {
-                if path.qualifier.is_none() {
-                    self.ctor_use(&path.name, None);
-                }
+                self.ctor_use(&spelled(path), None);
                 for a in args {
                     self.pattern(*a, scope, kind, None, false);
                 }
@@ -405,29 +415,27 @@ impl Resolver<'_> {
     }
 
     fn class_use(&mut self, class: &Path) {
-        if class.qualifier.is_none() {
-            self.out.uses.push(NameUse {
-                name: class.name.text.clone(),
-                span: class.name.span,
-                kind: UseKind::Class,
-                target: Target::Global,
-                expr: None,
-            });
-        }
+        let name = spelled(class);
+        self.out.uses.push(NameUse {
+            name: name.text,
+            span: name.span,
+            kind: UseKind::Class,
+            target: Target::Global,
+            expr: None,
+        });
     }
 
     fn type_expr(&mut self, t: TypeId) {
         let node = self.arena.ty(t);
         if let TypeKind::Con(path) = &node.kind {
-            if path.qualifier.is_none() {
-                self.out.uses.push(NameUse {
-                    name: path.name.text.clone(),
-                    span: path.name.span,
-                    kind: UseKind::Type,
-                    target: Target::Global,
-                    expr: None,
-                });
-            }
+            let name = spelled(path);
+            self.out.uses.push(NameUse {
+                name: name.text,
+                span: name.span,
+                kind: UseKind::Type,
+                target: Target::Global,
+                expr: None,
+            });
         }
         node.kind.for_each_child(|c| self.type_expr(c));
     }
@@ -440,4 +448,15 @@ pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db
         .as_ref()
         .map(resolve_item)
         .unwrap_or_default()
+}
+
+/// A path as one name: `C`, or `M.C` through a module alias (covering both parts).
+fn spelled(path: &Path) -> Name {
+    match &path.qualifier {
+        Some(q) => Name {
+            text: format!("{}.{}", q.text, path.name.text),
+            span: q.span.cover(path.name.span),
+        },
+        None => path.name.clone(),
+    }
 }

@@ -40,7 +40,8 @@ pub fn is_user_visible(name: &str) -> bool {
 /// Every offerable global, user code first (in declaration order), capped.
 pub fn globals(env: &Env) -> Vec<Global> {
     let mut out = Vec::new();
-    let mut user: Vec<(u32, Global)> = Vec::new();
+    // The file's own declarations first, then the modules' (as imported), by position.
+    let mut user: Vec<(rex_compiler::check::ItemRef, Global)> = Vec::new();
     for (name, v) in &env.values {
         if !is_user_visible(name) {
             continue;
@@ -57,15 +58,22 @@ pub fn globals(env: &Env) -> Vec<Global> {
         if v.origin.is_prelude() {
             out.push(g);
         } else {
-            user.push((v.origin.index, g));
+            user.push((v.origin, g));
         }
     }
-    for c in &env.ctors {
-        if !is_user_visible(&c.name) {
+    // Constructors as the file's scope spells them.
+    let mut ctors: Vec<(usize, &str)> = env
+        .ctor_index
+        .iter()
+        .flat_map(|(name, ids)| ids.iter().map(move |id| (*id, &**name)))
+        .collect();
+    ctors.sort_unstable();
+    for (name, c) in ctors.into_iter().map(|(id, name)| (name, env.ctor(id))) {
+        if !is_user_visible(name) {
             continue;
         }
         let g = Global {
-            name: c.name.to_string(),
+            name: name.to_string(),
             scheme: c.scheme.clone(),
             origin: if c.origin.is_prelude() {
                 Origin::PreludeConstructor
@@ -76,7 +84,7 @@ pub fn globals(env: &Env) -> Vec<Global> {
         if c.origin.is_prelude() {
             out.push(g);
         } else {
-            user.push((c.origin.index, g));
+            user.push((c.origin, g));
         }
     }
     for (name, m) in &env.methods {
@@ -88,7 +96,7 @@ pub fn globals(env: &Env) -> Vec<Global> {
             });
         }
     }
-    user.sort_by_key(|(i, _)| *i);
+    user.sort_by_key(|(at, _)| *at);
     out.sort_by_key(|g| g.origin);
     let mut all: Vec<Global> = user.into_iter().map(|(_, g)| g).collect();
     all.extend(out);

@@ -1,10 +1,11 @@
 //! Go to definition, find references and rename, over the name resolution of every item.
 //! Locals resolve to their binder (shadowing respected); top-level names to their
-//! declaration in the file. Names declared in the prelude have no location to go to and
-//! cannot be renamed.
+//! declaration in the file, or in the module file an import brings them from
+//! (`definition_in_program`). Names declared in the prelude have no location to go to and
+//! cannot be renamed; references and rename stay within the file.
 
 use rex_compiler::check::FileRef;
-use rex_compiler::db::{Database, SourceFile};
+use rex_compiler::db::{program, Database, SourceFile};
 use rex_compiler::resolve::{GlobalKind, ItemNames, Target, UseKind};
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::token::Tok;
@@ -18,6 +19,41 @@ pub fn definition(db: &Database, file: SourceFile, offset: usize) -> Option<Span
     let at = item_at(db, file, offset)?;
     let (symbol, _) = symbol_at(db, &at)?;
     declaration(db, file, &symbol)
+}
+
+/// The declaration of the name at `offset`, in the file or in a module it imports: the
+/// file holding it and the absolute span of its declared name there.
+pub fn definition_in_program(
+    db: &Database,
+    file: SourceFile,
+    offset: usize,
+) -> Option<(SourceFile, Span)> {
+    let at = item_at(db, file, offset)?;
+    let (symbol, _) = symbol_at(db, &at)?;
+    if let Some(span) = declaration(db, file, &symbol) {
+        return Some((file, span));
+    }
+    let Symbol::Global { name, kind } = &symbol else {
+        return None;
+    };
+    let env = locate::env(db, file);
+    let origin = global_origin(env, name, *kind)?;
+    let FileRef::Module(k) = origin.file else {
+        return None;
+    };
+    let (_, module) = *program(db, db.prelude(), file).modules.get(k as usize)?;
+    // The name as the module declares it (`z` of `y as z` is `y`; `M.x` is `x`).
+    let declared = match env.imported.get(name.as_str()) {
+        Some(imported) => imported.name.to_string(),
+        None => name.rsplit('.').next().unwrap_or(name).to_string(),
+    };
+    let at = nth_item(db, module, origin.index as usize)?;
+    let g = at
+        .names(db)
+        .globals
+        .iter()
+        .find(|g| g.name == declared && same_namespace(g.kind, *kind))?;
+    Some((module, at.abs(g.span)))
 }
 
 /// Every occurrence of the name at `offset` in the file, in source order; the declaration

@@ -124,3 +124,47 @@ fn prepare_rename_reports_the_name() {
     let (span, name) = prepare_rename(&f.db, f.file, f.offset).expect("renameable");
     insta::assert_snapshot!(format!("{} {name}", f.span(span)));
 }
+
+#[test]
+fn definitions_reach_into_imported_modules() {
+    const DEP: &str = "pub type Shape = Circle f64 | Square f64\n\
+                       pub class Named a\n  name : a -> string\n\
+                       pub fn area s: Shape -> f64 = 1.0\n";
+    let show = |source: &str| {
+        let f = Fixture::with_modules(source, &[("dep.rex", DEP)]);
+        let (file, span) = rex_ide::navigation::definition_in_program(&f.db, f.file, f.offset)
+            .expect("a definition");
+        let text = file.text(&f.db);
+        format!(
+            "{} {:?}",
+            file.path(&f.db),
+            &text[span.start as usize..span.end as usize]
+        )
+    };
+    let main = "import dep as D\nimport dep (area as size)\n\n";
+    assert_eq!(
+        show(&format!("{main}fn f s: D.Sh<CURSOR>ape -> f64 = size s")),
+        "dep.rex \"Shape\""
+    );
+    assert_eq!(
+        show(&format!("{main}fn f s: D.Shape -> f64 = si<CURSOR>ze s")),
+        "dep.rex \"area\""
+    );
+    assert_eq!(
+        show(&format!(
+            "{main}fn f s: D.Shape -> f64 = size (D.Squ<CURSOR>are 1.0)"
+        )),
+        "dep.rex \"Square\""
+    );
+    assert_eq!(
+        show(&format!(
+            "{main}fn f x: a -> string where D.Na<CURSOR>med a = D.name x"
+        )),
+        "dep.rex \"Named\""
+    );
+    // The file's own declarations stay in the file.
+    assert_eq!(
+        show(&format!("{main}fn f x: i32 -> i32 = x\n\nf<CURSOR> 1")),
+        "test.rex \"f\""
+    );
+}

@@ -91,6 +91,31 @@ fn offset_in(ws: &Workspace, doc: &Document, pos: Position) -> usize {
     ws.offset(doc, pos)
 }
 
+/// A span in a module file the server loaded (not an open document).
+fn module_location(
+    db: &rex_compiler::db::Database,
+    file: rex_compiler::db::SourceFile,
+    span: Span,
+) -> Option<Location> {
+    let uri = Uri::from_file_path(file.path(db))?;
+    let text = file.text(db);
+    let index = rex_compiler::LineIndex::new(text);
+    let position = |offset: u32| {
+        let p = index.position(text, offset as usize);
+        tower_lsp_server::ls_types::Position {
+            line: p.line,
+            character: p.character,
+        }
+    };
+    Some(Location {
+        uri,
+        range: tower_lsp_server::ls_types::Range {
+            start: position(span.start),
+            end: position(span.end),
+        },
+    })
+}
+
 fn location(ws: &Workspace, doc: &Document, uri: &Uri, span: Span) -> Location {
     Location {
         uri: uri.clone(),
@@ -204,10 +229,14 @@ impl LanguageServer for Backend {
         let uri = p.text_document.uri;
         self.on_document(&uri, |ws, doc| {
             let offset = offset_in(ws, doc, p.position);
-            let span = rex_ide::navigation::definition(&ws.db, doc.file, offset)?;
-            Some(GotoDefinitionResponse::Scalar(location(
-                ws, doc, &uri, span,
-            )))
+            let (target, span) =
+                rex_ide::navigation::definition_in_program(&ws.db, doc.file, offset)?;
+            let location = if target == doc.file {
+                location(ws, doc, &uri, span)
+            } else {
+                module_location(&ws.db, target, span)?
+            };
+            Some(GotoDefinitionResponse::Scalar(location))
         })
     }
 

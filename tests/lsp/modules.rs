@@ -245,3 +245,40 @@ fn module_files_changed_on_disk_are_loaded_again_when_the_client_watches() {
     assert_eq!(errors(&published(&mut client, &main)), Vec::<String>::new());
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn definitions_of_imported_names_are_in_the_module_file() {
+    let project = Project::new();
+    project.write("dep.rex", DEP);
+    let main = project.uri("main.rex");
+    let dep = project.uri("dep.rex");
+    let (mut client, _) = Client::start();
+    open(&mut client, &main, MAIN);
+
+    let definition = |client: &mut Client, position: Value| {
+        client
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": main}, "position": position}),
+            )
+            .expect("definition")
+    };
+    // `pub fn double` is on line 2 of dep.rex, its name at characters 7..13: reached from
+    // the qualified use and from the name imported unqualified.
+    let expected = json!({
+        "uri": dep,
+        "range": {"start": {"line": 2, "character": 7}, "end": {"line": 2, "character": 13}}
+    });
+    assert_eq!(
+        definition(&mut client, position_of(MAIN, "D.double", 0, 4)),
+        expected
+    );
+    assert_eq!(
+        definition(&mut client, position_of(MAIN, "double n", 0, 1)),
+        expected
+    );
+    // A local binding still resolves within the file.
+    let local = definition(&mut client, position_of(MAIN, "double n", 0, 7));
+    assert_eq!(local["uri"], json!(main));
+    assert!(client.shutdown().success());
+}

@@ -98,9 +98,9 @@ pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> 
         current: None,
     };
     // One per module, then the checked file's own (a module may import it back).
-    b.env.exports = vec![Exports::default(); program.modules.len() + 1];
+    b.env.exports = Arc::new(vec![Exports::default(); program.modules.len() + 1]);
     for (name, arity) in PRIMITIVE_TYPES {
-        b.env.types.insert(
+        Arc::make_mut(&mut b.env.types).insert(
             Arc::from(*name),
             TypeCon {
                 arity: *arity,
@@ -219,7 +219,7 @@ impl Builder {
             FileRef::Module(k) => k as usize,
             FileRef::Root => self.env.exports.len().checked_sub(1)?,
         };
-        self.env.exports.get_mut(k)
+        Arc::make_mut(&mut self.env.exports).get_mut(k)
     }
 
     pub(super) fn report(&mut self, at: ItemRef, d: TypeDiag) {
@@ -266,7 +266,7 @@ impl Builder {
                 );
                 continue;
             }
-            self.env.adts.push(Adt {
+            Arc::make_mut(&mut self.env.adts).push(Adt {
                 name: id.clone(),
                 params: decl
                     .params
@@ -276,7 +276,7 @@ impl Builder {
                 ctors: vec![],
                 origin: at,
             });
-            self.env.types.insert(
+            Arc::make_mut(&mut self.env.types).insert(
                 id.clone(),
                 TypeCon {
                     arity: decl.params.len(),
@@ -306,7 +306,7 @@ impl Builder {
                 );
                 continue;
             }
-            self.env.classes.insert(
+            Arc::make_mut(&mut self.env.classes).insert(
                 id.clone(),
                 Class {
                     name: id.clone(),
@@ -467,8 +467,10 @@ impl Builder {
                     .entry(ctor.name.clone())
                     .or_default()
                     .push(ctor_id);
-                self.env.ctors.push(ctor);
-                self.env.adts[adt_id].ctors.push(ctor_id);
+                Arc::make_mut(&mut self.env.ctors).push(ctor);
+                Arc::make_mut(&mut self.env.adts)[adt_id]
+                    .ctors
+                    .push(ctor_id);
             }
         }
     }
@@ -540,12 +542,11 @@ impl Builder {
                 if let (Some(exports), true) = (self.exports_of(file), decl.is_pub) {
                     exports.methods.insert(name.clone(), method.clone());
                 }
-                self.env
-                    .class_methods
+                Arc::make_mut(&mut self.env.class_methods)
                     .insert((id.clone(), name.clone()), method.clone());
                 self.env.methods.insert(name, method);
             }
-            if let Some(c) = self.env.classes.get_mut(&id) {
+            if let Some(c) = Arc::make_mut(&mut self.env.classes).get_mut(&id) {
                 c.supers = supers;
                 c.methods = methods;
             }
@@ -689,7 +690,7 @@ impl Builder {
             let head_span = decl.args.iter().fold(decl.class.span(), |span, a| {
                 span.cover(item.arena.ty(*a).span)
             });
-            self.env.instances.push(Instance {
+            Arc::make_mut(&mut self.env.instances).push(Instance {
                 class: class_id,
                 vars: var_names.len() as u32,
                 var_names,

@@ -122,18 +122,23 @@ pub struct Value {
     pub origin: ItemRef,
 }
 
+/// A class method by (class identity, declared method name).
+pub type MethodKey = (Arc<str>, Arc<str>);
+
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Env {
-    // ---- the program's declarations, by identity
-    pub types: BTreeMap<Arc<str>, TypeCon>,
-    pub adts: Vec<Adt>,
-    pub ctors: Vec<Ctor>,
-    pub classes: BTreeMap<Arc<str>, Class>,
+    // ---- the program's declarations, by identity; shared by the environments of all
+    // the files of one program (`Arc`), so a program of many modules holds them once
+    pub types: Arc<BTreeMap<Arc<str>, TypeCon>>,
+    pub adts: Arc<Vec<Adt>>,
+    pub ctors: Arc<Vec<Ctor>>,
+    pub classes: Arc<BTreeMap<Arc<str>, Class>>,
     /// Every class method, by (class identity, declared method name).
-    pub class_methods: BTreeMap<(Arc<str>, Arc<str>), Method>,
-    pub instances: Vec<Instance>,
-    /// What each loaded module exports (`pub`), by index into `Program::modules`.
-    pub exports: Vec<Exports>,
+    pub class_methods: Arc<BTreeMap<MethodKey, Method>>,
+    pub instances: Arc<Vec<Instance>>,
+    /// What each loaded module exports (`pub`), by index into `Program::modules`, then
+    /// the checked file's own.
+    pub exports: Arc<Vec<Exports>>,
     /// Diagnostics on the prelude (there should be none).
     pub prelude_diagnostics: Vec<(u32, TypeDiag)>,
 

@@ -127,6 +127,21 @@ impl Diag {
 }
 
 impl Diag {
+    /// `M.name` where the module imported as `M` exports no `name` (in the facet used).
+    pub fn not_exported(alias: &str, name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::MissingExport,
+            span,
+            format!(
+                "`{name}` is not exported by the module imported as `{alias}` (only `pub` declarations are)"
+            ),
+        )
+        .with_data(DiagnosticData::UnknownName {
+            name: name.to_string(),
+            candidates,
+        })
+    }
+
     pub fn unknown_type(name: &str, candidates: Vec<String>, span: Span) -> TypeDiag {
         Diagnostic::error(Code::UnknownType, span, format!("unknown type `{name}`")).with_data(
             DiagnosticData::UnknownName {

@@ -236,12 +236,22 @@ impl Builder {
                     }
                 }
                 ImportSpec::Items(items) => {
+                    let public = match module {
+                        ROOT_MODULE => None,
+                        k => program.modules.get(k as usize).map(|m| pub_names(m.items)),
+                    };
                     for it in items {
                         let declared: Arc<str> = Arc::from(it.name.text.as_str());
                         let (spelled, span) = match &it.alias {
                             Some(a) => (Arc::from(a.text.as_str()), it.name.span.cover(a.span)),
                             None => (declared.clone(), it.name.span),
                         };
+                        // A name the module does not export is reported once (E0402)
+                        // and stands for something of unknown type where it is used.
+                        let exported = public.as_ref().is_none_or(|p| p.contains(&declared));
+                        if pass == Pass::Types && !exported {
+                            self.stand_in(spelled.clone(), at);
+                        }
                         bring(self, &declared, spelled, span);
                     }
                 }
@@ -295,19 +305,37 @@ impl Builder {
             ImportSpec::Items(items) => {
                 for it in items {
                     let spelled = it.alias.as_ref().unwrap_or(&it.name);
-                    let value = Value {
-                        scheme: Scheme::mono(Ty::Unknown),
-                        origin: at,
-                    };
-                    let name: Arc<str> = Arc::from(spelled.text.as_str());
-                    self.env.values.insert(name.clone(), value);
-                    self.env.missing_names.insert(name);
+                    self.stand_in(Arc::from(spelled.text.as_str()), at);
                 }
             }
             ImportSpec::All => self.env.missing_glob = true,
             ImportSpec::Plain => {}
         }
     }
+}
+
+impl Builder {
+    /// `name` stands for something of unknown type in every facet (its import failed and
+    /// was reported).
+    fn stand_in(&mut self, name: Arc<str>, at: ItemRef) {
+        let value = Value {
+            scheme: Scheme::mono(Ty::Unknown),
+            origin: at,
+        };
+        self.env.values.insert(name.clone(), value);
+        self.env.missing_names.insert(name);
+    }
+}
+
+/// The names a module's `pub` declarations define, in any facet, from its syntax (known
+/// before its signatures are lowered).
+fn pub_names(items: &[Item]) -> Vec<Arc<str>> {
+    names_of(items.iter().filter(|item| match &item.kind {
+        ItemKind::Fn(d) => d.is_pub,
+        ItemKind::Type(d) => d.is_pub,
+        ItemKind::Class(d) => d.is_pub,
+        _ => false,
+    }))
 }
 
 /// Every name a module exports, in any facet, once.
@@ -328,6 +356,11 @@ fn export_names(exports: &Exports) -> Vec<Arc<str>> {
 
 /// The names the file's own top-level declarations define, in any facet.
 fn own_names(items: &[Item]) -> Vec<Arc<str>> {
+    names_of(items.iter())
+}
+
+/// The names `items` declare, in any facet.
+fn names_of<'a>(items: impl Iterator<Item = &'a Item>) -> Vec<Arc<str>> {
     let mut out: Vec<Arc<str>> = Vec::new();
     for item in items {
         match &item.kind {

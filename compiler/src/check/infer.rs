@@ -367,6 +367,19 @@ impl<'a> Infer<'a> {
         Ty::Unknown
     }
 
+    /// Exports of the module imported as `alias` spelled like `name` (without `alias.`).
+    fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
+        let prefix = format!("{alias}.");
+        let members = self
+            .env
+            .values
+            .keys()
+            .chain(self.env.methods.keys())
+            .chain(self.env.ctor_index.keys())
+            .filter_map(|k| k.strip_prefix(prefix.as_str()));
+        near_misses(name, members)
+    }
+
     fn names_like(&self, name: &str) -> Vec<String> {
         let locals = self.locals.iter().map(|l| &*l.name);
         let globals = self
@@ -824,11 +837,22 @@ impl<'a> Infer<'a> {
                     return Ty::Unknown;
                 }
                 let spelled = format!("{alias}.{}", field.text);
-                return if self.env.ctor_index.contains_key(spelled.as_str()) {
-                    self.ctor_value(&spelled, span, None)
-                } else {
-                    self.var(&spelled, span)
-                };
+                if self.env.ctor_index.contains_key(spelled.as_str()) {
+                    return self.ctor_value(&spelled, span, None);
+                }
+                let known = self.env.values.contains_key(spelled.as_str())
+                    || self.env.methods.contains_key(spelled.as_str());
+                if !known {
+                    let candidates = self.members_like(alias, &field.text);
+                    self.diags.push(Diag::not_exported(
+                        alias,
+                        &field.text,
+                        candidates,
+                        field.span,
+                    ));
+                    return Ty::Unknown;
+                }
+                return self.var(&spelled, span);
             }
             if !self.env.ctor_index.contains_key(alias.as_str()) {
                 self.diags

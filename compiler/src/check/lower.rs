@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::env::{Env, Unresolved};
-use super::errors::{LoweringDiags, TypeDiag};
+use super::errors::{near_misses, Diag, LoweringDiags, TypeDiag};
 use crate::syntax::ast::{Arena, Constraint, TypeId, TypeKind};
 use crate::types::{Pred, Ty, Unifier};
 
@@ -85,11 +85,14 @@ impl<'e, 'u> Lowering<'e, 'u> {
                         {
                             return Ty::Unknown;
                         }
-                        self.diags.push(TypeDiag::unknown_type(
-                            name,
-                            self.env.type_names_like(name),
-                            node.span,
-                        ));
+                        let d = if q.is_empty() {
+                            TypeDiag::unknown_type(name, self.env.type_names_like(name), node.span)
+                        } else {
+                            let visible = self.env.visible_type_names();
+                            let members = member_names(&visible, q);
+                            Diag::not_exported(q, name, near_misses(name, members), path.name.span)
+                        };
+                        self.diags.push(d);
                         Ty::Unknown
                     }
                 }
@@ -148,11 +151,14 @@ impl<'e, 'u> Lowering<'e, 'u> {
                 return None;
             }
             Err(Unresolved::Name) => {
-                self.diags.push(TypeDiag::unknown_class(
-                    name,
-                    self.env.class_names_like(name),
-                    c.span,
-                ));
+                let d = if q.is_empty() {
+                    TypeDiag::unknown_class(name, self.env.class_names_like(name), c.span)
+                } else {
+                    let visible = self.env.visible_class_names();
+                    let members = member_names(&visible, q);
+                    Diag::not_exported(q, name, near_misses(name, members), c.class.name.span)
+                };
+                self.diags.push(d);
                 return None;
             }
         };
@@ -176,4 +182,11 @@ impl<'e, 'u> Lowering<'e, 'u> {
         }
         Some(Pred::new(&declared, args))
     }
+}
+
+/// The names after `alias.` among `names`.
+fn member_names<'n>(names: &'n [&'n str], alias: &'n str) -> impl Iterator<Item = &'n str> {
+    names
+        .iter()
+        .filter_map(move |n| n.strip_prefix(alias)?.strip_prefix('.'))
 }

@@ -38,7 +38,7 @@ pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
     let class = constraint.split_whitespace().next().unwrap_or_default();
     let env = program_env(doc.db, doc.db.prelude(), doc.file);
     let mut candidates: Vec<Ty> = PREFERRED.iter().map(|p| Ty::con(p)).collect();
-    for i in &env.instances {
+    for i in env.instances.iter() {
         if &*i.class == class && i.vars == 0 {
             if let [t @ Ty::Con(_)] = i.head.as_slice() {
                 if !candidates.contains(t) {

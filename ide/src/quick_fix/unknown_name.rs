@@ -11,9 +11,13 @@ use crate::locate::Document;
 use crate::verify::improves;
 
 pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
-    // Names of values and constructors only: an unknown type or class name lives in a
-    // signature, which the environment (not the item re-check) reads.
-    if !matches!(d.code, Code::UnknownName | Code::UnknownConstructor) {
+    // Names of values and constructors only (`M.x` a module does not export included): an
+    // unknown type or class name lives in a signature, which the environment (not the
+    // item re-check) reads.
+    if !matches!(
+        d.code,
+        Code::UnknownName | Code::UnknownConstructor | Code::MissingExport
+    ) {
         return;
     }
     let DiagnosticData::UnknownName { name, candidates } = &d.data else {
