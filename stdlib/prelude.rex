@@ -55,6 +55,10 @@ pub fn prim_array_to_list : Array a -> List a = ?
 pub fn prim_array_get : i32 -> Array a -> a = ?
 pub fn prim_array_len : Array a -> i32 = ?
 
+{- `foldl` on lists, run by the evaluator as a loop: `f` is called on the accumulator and
+   each element, first to last, exactly as a recursive `match` on `Empty` and `Cons` would. -}
+pub fn prim_list_foldl : (b -> a -> b) -> b -> List a -> b = ?
+
 {- ---------------------------------------------------------------- data types -}
 
 pub type List a = Empty | Cons a (List a)
@@ -631,14 +635,7 @@ pub instance Monad List
       foldl (\out y -> Cons y out) Empty pushed
 
 pub instance Foldable List
-  foldl = \f z xs ->
-    let rec
-      go = \acc ys ->
-        match ys
-          when Empty -> acc
-          when Cons y rest -> go (f acc y) rest
-    in
-      go z xs
+  foldl = \f z xs -> prim_list_foldl f z xs
   foldr = \f z xs -> foldl (\acc x -> f x acc) z (foldl (\out x -> Cons x out) Empty xs)
   fold = \f z xs -> foldl f z xs
 

@@ -49,6 +49,9 @@ enum K {
     Update(CodeId),
     CacheGlobal(u32),
     CacheMethod(Rc<Dict>, u32),
+    /// The next step of a fold: the accumulator on top, the rest of the list and the
+    /// function below it.
+    FoldNext,
 }
 
 #[derive(Clone)]
@@ -269,6 +272,13 @@ impl<'p> Machine<'p> {
                         let v = update(base, names, values)?;
                         self.vals.push(v);
                     }
+                }
+                K::FoldNext => {
+                    let acc = self.pop();
+                    let rest = self.pop();
+                    let f = self.pop();
+                    let flow = self.fold_step(f, acc, rest)?;
+                    self.follow(prog, flow)?;
                 }
                 K::CacheGlobal(g) => {
                     if let Some(v) = self.vals.last() {
@@ -869,6 +879,9 @@ impl<'p> Machine<'p> {
             Value::Native(id) => {
                 let p = Prim::from_id(*id);
                 let list = self.list;
+                if p == Prim::ListFoldl && n >= 3 {
+                    return self.start_fold(base, n);
+                }
                 if n == p.arity() as usize {
                     let v = match n {
                         1 => natives::unary(p, &self.vals[base + 1], list)?,
@@ -989,6 +1002,61 @@ impl<'p> Machine<'p> {
         let base = self.vals.len() - n;
         self.vals.insert(base, f);
         self.call(n)
+    }
+
+    /// `prim_list_foldl f z xs` applied at `base` (with `n - 3` more arguments for its
+    /// result). Runs as the prelude's `foldl` would: `go acc ys = match ys when Empty ->
+    /// acc when Cons y rest -> go (f acc y) rest`, one call of `f` per element in order,
+    /// without a frame per step.
+    fn start_fold(&mut self, base: usize, n: usize) -> Result<Flow, RunError> {
+        let extra = self.vals.split_off(base + 4);
+        let xs = self.pop();
+        let z = self.pop();
+        let f = self.pop();
+        self.vals.truncate(base);
+        if n > 3 {
+            self.vals.extend(extra);
+            self.ctrl.push(K::ApplyRest((n - 3) as u32));
+        }
+        self.fold_step(f, z, xs)
+    }
+
+    /// One step of a fold: calls `f acc y` for the next element (the function and the
+    /// rest of the list wait below its arguments for `K::FoldNext`), or pushes the result.
+    fn fold_step(&mut self, f: Value, acc: Value, xs: Value) -> Result<Flow, RunError> {
+        match &xs {
+            Value::Tag(t) if *t == self.list.empty => {
+                self.vals.push(acc);
+                Ok(Flow::Done)
+            }
+            Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
+                let (y, rest) = match &node.fields[..] {
+                    [y, rest] => (y.clone(), rest.clone()),
+                    _ => return Err(RunError::Runtime("broken list cell".into())),
+                };
+                drop(xs);
+                self.ctrl.push(K::FoldNext);
+                self.vals.push(f.clone());
+                self.vals.push(rest);
+                self.vals.push(f);
+                self.vals.push(acc);
+                self.vals.push(y);
+                self.call(2)
+            }
+            Value::Stuck(_) => {
+                self.vals.push(Value::stuck(Stuck::Match { scrutinee: xs }));
+                Ok(Flow::Done)
+            }
+            _ => {
+                let names = Names {
+                    ctors: &self.prog.ctors,
+                };
+                Err(RunError::Runtime(format!(
+                    "no `when` arm matches the value {}",
+                    names.print(&xs)
+                )))
+            }
+        }
     }
 
     /// A loop call of member `j` of the running rec group with the `n` values on top.

@@ -32,6 +32,9 @@ pub enum Prim {
     ArrayToList,
     ArrayGet,
     ArrayLen,
+    /// `foldl` over a list: the machine runs the loop, calling the function (see
+    /// `Machine::fold_step`); it is no pure function of its operands.
+    ListFoldl,
 }
 
 /// Every native by its prelude name.
@@ -57,6 +60,7 @@ pub const NATIVES: &[(&str, Prim)] = &[
     ("prim_array_to_list", Prim::ArrayToList),
     ("prim_array_get", Prim::ArrayGet),
     ("prim_array_len", Prim::ArrayLen),
+    ("prim_list_foldl", Prim::ListFoldl),
 ];
 
 impl Prim {
@@ -83,6 +87,7 @@ impl Prim {
             | Prim::ArrayFromList
             | Prim::ArrayToList
             | Prim::ArrayLen => 1,
+            Prim::ListFoldl => 3,
             _ => 2,
         }
     }
@@ -111,6 +116,7 @@ impl Prim {
             Prim::ArrayToList => "to_list",
             Prim::ArrayGet => "get",
             Prim::ArrayLen => "count",
+            Prim::ListFoldl => "foldl",
         }
     }
 

@@ -68,3 +68,35 @@ fn long_lists_and_nested_structures_drop_without_overflow() {
     let code = "fn build : i32 -> List (Option (i32, List i32)) -> List (Option (i32, List i32)) = \\n acc ->\n  if n == 0 then acc else build (n - 1) (Cons (Some (n, [n, n])) acc)\nmatch (build 1000000 Empty) when Cons _ _ -> 1 when _ -> 0";
     assert_eq!(value(code), "1i32");
 }
+
+#[test]
+fn list_folds_run_as_the_recursive_definition_would() {
+    assert_eq!(
+        value("foldl (\\acc x -> Cons x acc) Empty [1, 2, 3]"),
+        "[3i32, 2i32, 1i32]"
+    );
+    assert_eq!(
+        value("let s = foldl (+) 0 in (s [1, 2, 3], s [])"),
+        "(6i32, 0i32)"
+    );
+    // More arguments than the fold takes: its result is applied to the rest.
+    let composed = "foldl (\\f g -> \\x -> g (f x)) (\\x -> x) [\\x -> x + 1, \\x -> x * 2] 5";
+    assert_eq!(value(composed), "12i32");
+    assert_eq!(value("foldl (+) 0 (?xs is List i32)"), "match ?xs ...");
+    assert_eq!(
+        value("(map (\\x -> x * 2) (Cons 1 (Cons 2 ?rest)), count (Cons 1 ?t))"),
+        "(match (match ?rest ...) ..., match ?t ...)"
+    );
+}
+
+#[test]
+fn a_fold_calls_its_function_on_each_element_in_order() {
+    let db = Database::new();
+    let code = "map (\\x -> x + ?h) [1, 2, 3]";
+    let file = db.add_file("main.rex", code);
+    let outcome = run_file(&db, file, &Limits::default()).expect("runs");
+    let seen: Vec<String> = outcome.holes.iter().map(|h| h.env[0].1.clone()).collect();
+    assert_eq!(seen, ["1i32", "2i32", "3i32"]);
+    let err = run("foldl (\\a x -> a % x) (100 is i64) [7, 0, 3]").expect_err("divides by 0");
+    assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
+}
