@@ -21,7 +21,34 @@ pub fn diagnostics(ws: &Workspace, doc: &Document) -> Vec<lsp::Diagnostic> {
         .collect()
 }
 
+/// The diagnostics of a module file that is not open (`text` is what was checked).
+pub fn module_diagnostics(text: &str, diagnostics: &[Diagnostic]) -> Vec<lsp::Diagnostic> {
+    let index = rex_compiler::LineIndex::new(text);
+    let position = |offset: u32| {
+        let p = index.position(text, offset as usize);
+        lsp::Position {
+            line: p.line,
+            character: p.character,
+        }
+    };
+    diagnostics
+        .iter()
+        .take(MAX_PUBLISHED_DIAGNOSTICS)
+        .map(|d| {
+            let range = lsp::Range {
+                start: position(d.span.start),
+                end: position(d.span.end),
+            };
+            lsp_diagnostic(range, d)
+        })
+        .collect()
+}
+
 fn diagnostic(ws: &Workspace, doc: &Document, d: &Diagnostic) -> lsp::Diagnostic {
+    lsp_diagnostic(ws.range(doc, d.span), d)
+}
+
+fn lsp_diagnostic(range: lsp::Range, d: &Diagnostic) -> lsp::Diagnostic {
     let severity = match d.severity {
         Severity::Error => lsp::DiagnosticSeverity::ERROR,
         Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -33,7 +60,7 @@ fn diagnostic(ws: &Workspace, doc: &Document, d: &Diagnostic) -> lsp::Diagnostic
         message.push_str(note);
     }
     lsp::Diagnostic {
-        range: ws.range(doc, d.span),
+        range,
         severity: Some(severity),
         code: Some(lsp::NumberOrString::String(d.code.as_str().to_string())),
         source: Some("rex".to_string()),

@@ -4,6 +4,7 @@
 //! anything is sent to the client. A fault inside an analysis becomes a JSON-RPC error,
 //! never a dead server.
 
+use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -25,6 +26,8 @@ pub struct Backend {
     workspace: Mutex<Workspace>,
     /// Whether the client lets the server ask to be told about changed files.
     can_watch_files: AtomicBool,
+    /// The module files (not open) whose diagnostics were published last, by path.
+    published_modules: Mutex<BTreeSet<String>>,
 }
 
 impl Backend {
@@ -33,6 +36,7 @@ impl Backend {
             client,
             workspace: Mutex::new(Workspace::new()),
             can_watch_files: AtomicBool::new(false),
+            published_modules: Mutex::new(BTreeSet::new()),
         }
     }
 
@@ -55,12 +59,47 @@ impl Backend {
         catch_unwind(AssertUnwindSafe(|| f(&ws, doc))).map_err(|_| internal_error())
     }
 
-    /// Publishes the diagnostics of each document, in order.
+    /// Publishes the diagnostics of each document, in order, then those of the module
+    /// files the open documents import.
     async fn publish_all(&self, uris: Vec<String>) {
         for uri in uris {
             if let Ok(uri) = uri.parse::<Uri>() {
                 self.publish(uri).await;
             }
+        }
+        self.publish_modules().await;
+    }
+
+    /// Publishes the diagnostics of every module file the open documents import and that
+    /// is not open itself, and clears those of module files no longer in that set.
+    async fn publish_modules(&self) {
+        let (reports, open) = {
+            let ws = self.lock();
+            let reports = catch_unwind(AssertUnwindSafe(|| ws.module_reports()));
+            (reports.unwrap_or_default(), ws.open_paths())
+        };
+        let previous = std::mem::replace(
+            &mut *self
+                .published_modules
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+            reports.keys().cloned().collect(),
+        );
+        // An opened module is published as a document now: not cleared here.
+        let gone = previous
+            .iter()
+            .filter(|p| !reports.contains_key(*p) && !open.contains(*p));
+        for path in gone {
+            if let Some(uri) = Uri::from_file_path(path) {
+                self.client.publish_diagnostics(uri, Vec::new(), None).await;
+            }
+        }
+        for (path, (text, diagnostics)) in &reports {
+            let Some(uri) = Uri::from_file_path(path) else {
+                continue;
+            };
+            let diags = convert::module_diagnostics(text, diagnostics);
+            self.client.publish_diagnostics(uri, diags, None).await;
         }
     }
 

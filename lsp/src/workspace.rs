@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rex_compiler::db::{parse, Database, SourceFile};
+use rex_compiler::db::{module_diagnostics, parse, Database, SourceFile};
 use rex_compiler::modules::{candidates, imports};
 use rex_compiler::{Diagnostic, LineIndex, Position, Span};
 use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent};
@@ -308,6 +308,37 @@ impl Workspace {
 
     pub fn diagnostics(&self, doc: &Document) -> &[Diagnostic] {
         self.db.diagnostics(doc.file)
+    }
+
+    /// The file paths of the open documents.
+    pub fn open_paths(&self) -> BTreeSet<String> {
+        self.docs.values().map(|d| d.path.clone()).collect()
+    }
+
+    /// The errors and warnings of the module files the open documents import that are not
+    /// open themselves (an open one is published as a document), by path: what the first
+    /// importer that reaches it found, with the text it was checked in.
+    pub fn module_reports(&self) -> BTreeMap<String, (String, Vec<Diagnostic>)> {
+        let open: BTreeSet<&str> = self.docs.values().map(|d| d.path.as_str()).collect();
+        let mut roots: Vec<&Document> = self.docs.values().collect();
+        roots.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut out = BTreeMap::new();
+        for doc in roots {
+            for (path, file, diagnostics) in
+                module_diagnostics(&self.db, self.db.prelude(), doc.file)
+            {
+                if open.contains(path.as_str()) || out.contains_key(path) {
+                    continue;
+                }
+                let shown: Vec<Diagnostic> = diagnostics
+                    .iter()
+                    .filter(|d| d.severity != rex_compiler::Severity::Info)
+                    .cloned()
+                    .collect();
+                out.insert(path.clone(), (file.text(&self.db).clone(), shown));
+            }
+        }
+        out
     }
 }
 

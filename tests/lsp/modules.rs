@@ -282,3 +282,39 @@ fn definitions_of_imported_names_are_in_the_module_file() {
     assert_eq!(local["uri"], json!(main));
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn mistakes_in_imported_files_are_published_on_those_files() {
+    let project = Project::new();
+    let broken = "pub fn double x: i32 -> i32 = x * \"2\"\n";
+    project.write("dep.rex", broken);
+    let main = project.uri("main.rex");
+    let dep = project.uri("dep.rex");
+    let (mut client, _) = Client::start();
+
+    // Opening the importer publishes the module's own mistake on the module's URI.
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main, "languageId": "rex", "version": 1, "text": MAIN}}),
+    );
+    let on_dep = published(&mut client, &dep);
+    let found = errors(&on_dep);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("E0301"), "{found:?}");
+
+    // Opened and fixed in the editor, the module is a document: clean, and not cleared
+    // or overwritten by the module report.
+    let fixed = DEP;
+    let on_dep = open(&mut client, &dep, fixed);
+    assert_eq!(errors(&on_dep), Vec::<String>::new());
+    // Closed again, the disk's text counts: its mistake is published once more.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": dep}}),
+    );
+    let cleared = published(&mut client, &dep);
+    assert_eq!(errors(&cleared), Vec::<String>::new());
+    let again = published(&mut client, &dep);
+    assert_eq!(errors(&again).len(), 1, "{again}");
+    assert!(client.shutdown().success());
+}
