@@ -9,9 +9,10 @@ use crate::span::Span;
 
 /// `repr(u64)` puts every payload at offset 8, so a value moves as two whole words
 /// (the default packed layout made copies partial and stalled store forwarding).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[repr(u64)]
 pub enum Value {
+    #[default]
     Unit,
     Bool(bool),
     I8(i8),
@@ -79,12 +80,6 @@ impl Fields {
 impl Default for Fields {
     fn default() -> Fields {
         Fields::new()
-    }
-}
-
-impl Default for Value {
-    fn default() -> Value {
-        Value::Unit
     }
 }
 
