@@ -415,11 +415,16 @@ impl Resolver<'_> {
     }
 
     fn class_use(&mut self, class: &Path) {
-        let name = spelled(class);
+        self.path_use(class, UseKind::Class);
+    }
+
+    /// A type or class name, as written (`M.T` through a module alias).
+    fn path_use(&mut self, path: &Path, kind: UseKind) {
+        let name = spelled(path);
         self.out.uses.push(NameUse {
             name: name.text,
             span: name.span,
-            kind: UseKind::Class,
+            kind,
             target: Target::Global,
             expr: None,
         });
@@ -428,14 +433,7 @@ impl Resolver<'_> {
     fn type_expr(&mut self, t: TypeId) {
         let node = self.arena.ty(t);
         if let TypeKind::Con(path) = &node.kind {
-            let name = spelled(path);
-            self.out.uses.push(NameUse {
-                name: name.text,
-                span: name.span,
-                kind: UseKind::Type,
-                target: Target::Global,
-                expr: None,
-            });
+            self.path_use(path, UseKind::Type);
         }
         node.kind.for_each_child(|c| self.type_expr(c));
     }

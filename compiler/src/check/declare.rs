@@ -231,6 +231,11 @@ impl Builder {
         }
     }
 
+    /// A second declaration of a name (E0205).
+    fn duplicate(&mut self, at: ItemRef, span: crate::span::Span, message: String) {
+        self.report(at, Diag::simple(Code::DuplicateDefinition, span, message));
+    }
+
     fn report_all(&mut self, at: ItemRef, ds: Vec<TypeDiag>) {
         for d in ds {
             self.report(at, d);
@@ -256,13 +261,10 @@ impl Builder {
             let declared: Arc<str> = Arc::from(decl.name.text.as_str());
             let id = self.identity(file, &declared);
             if self.env.types.contains_key(&id) {
-                self.report(
+                self.duplicate(
                     at,
-                    Diag::simple(
-                        Code::DuplicateDefinition,
-                        decl.name.span,
-                        format!("type `{declared}` is already defined"),
-                    ),
+                    decl.name.span,
+                    format!("type `{declared}` is already defined"),
                 );
                 continue;
             }
@@ -296,13 +298,10 @@ impl Builder {
             let declared: Arc<str> = Arc::from(decl.name.text.as_str());
             let id = self.identity(file, &declared);
             if self.env.classes.contains_key(&id) {
-                self.report(
+                self.duplicate(
                     at,
-                    Diag::simple(
-                        Code::DuplicateDefinition,
-                        decl.name.span,
-                        format!("class `{declared}` is already defined"),
-                    ),
+                    decl.name.span,
+                    format!("class `{declared}` is already defined"),
                 );
                 continue;
             }
@@ -448,13 +447,10 @@ impl Builder {
                     .iter()
                     .any(|c| self.env.ctors[*c].name == ctor.name);
                 if same_adt_dup {
-                    self.report(
+                    self.duplicate(
                         at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            v.name.span,
-                            format!("constructor `{}` appears twice", v.name.text),
-                        ),
+                        v.name.span,
+                        format!("constructor `{}` appears twice", v.name.text),
                     );
                     continue;
                 }
@@ -518,13 +514,10 @@ impl Builder {
                 let taken = self.env.methods.contains_key(&name)
                     || (!at.is_prelude() && self.prelude_method(&name));
                 if taken {
-                    self.report(
+                    self.duplicate(
                         at,
-                        Diag::simple(
-                            Code::DuplicateDefinition,
-                            m.name.span,
-                            format!("method `{name}` is already defined"),
-                        ),
+                        m.name.span,
+                        format!("method `{name}` is already defined"),
                     );
                     continue;
                 }
@@ -565,26 +558,16 @@ impl Builder {
             self.report_all(at, diags);
             let name: Arc<str> = Arc::from(decl.name.text.as_str());
             if self.env.values.contains_key(&name) {
-                self.report(
-                    at,
-                    Diag::simple(
-                        Code::DuplicateDefinition,
-                        decl.name.span,
-                        format!("`{name}` is already defined"),
-                    ),
-                );
+                self.duplicate(at, decl.name.span, format!("`{name}` is already defined"));
                 continue;
             }
             if !at.is_prelude()
                 && (self.prelude_method(&name) || self.env.methods.contains_key(&name))
             {
-                self.report(
+                self.duplicate(
                     at,
-                    Diag::simple(
-                        Code::DuplicateDefinition,
-                        decl.name.span,
-                        format!("`{name}` is a class method and cannot be redefined"),
-                    ),
+                    decl.name.span,
+                    format!("`{name}` is a class method and cannot be redefined"),
                 );
                 continue;
             }
