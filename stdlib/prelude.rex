@@ -59,6 +59,9 @@ pub fn prim_array_len : Array a -> i32 = ?
    each element, first to last, exactly as a recursive `match` on `Empty` and `Cons` would. -}
 pub fn prim_list_foldl : (b -> a -> b) -> b -> List a -> b = ?
 
+{- A list reversed, as `foldl (\out x -> Cons x out) Empty` reverses it. -}
+pub fn prim_list_reverse : List a -> List a = ?
+
 {- ---------------------------------------------------------------- data types -}
 
 pub type List a = Empty | Cons a (List a)
@@ -620,7 +623,7 @@ pub instance Default (Result a e) <= Default a
 {- ---------------------------------------------------------------- List instances -}
 
 pub instance Functor List
-  map = \f xs -> foldl (\out x -> Cons x out) Empty (foldl (\out x -> Cons (f x) out) Empty xs)
+  map = \f xs -> prim_list_reverse (foldl (\out x -> Cons (f x) out) Empty xs)
 
 pub instance Applicative List
   pure = \x -> Cons x Empty
@@ -632,11 +635,11 @@ pub instance Monad List
     let
       pushed = foldl (\out x -> foldl (\acc y -> Cons y acc) out (f x)) Empty xs
     in
-      foldl (\out y -> Cons y out) Empty pushed
+      prim_list_reverse pushed
 
 pub instance Foldable List
   foldl = \f z xs -> prim_list_foldl f z xs
-  foldr = \f z xs -> foldl (\acc x -> f x acc) z (foldl (\out x -> Cons x out) Empty xs)
+  foldr = \f z xs -> foldl (\acc x -> f x acc) z (prim_list_reverse xs)
   fold = \f z xs -> foldl f z xs
 
 pub instance Filterable List
@@ -644,7 +647,7 @@ pub instance Filterable List
     let
       kept = foldl (\out x -> if p x then Cons x out else out) Empty xs
     in
-      foldl (\out x -> Cons x out) Empty kept
+      prim_list_reverse kept
   filter_map = \f xs ->
     let
       step = \out x ->
@@ -653,7 +656,7 @@ pub instance Filterable List
           when None -> out,
       kept = foldl step Empty xs
     in
-      foldl (\out y -> Cons y out) Empty kept
+      prim_list_reverse kept
 
 pub instance Sequence List
   take = \n xs ->
@@ -666,7 +669,7 @@ pub instance Sequence List
               when Empty -> out
               when Cons y rest -> go (k - 1) rest (Cons y out)
     in
-      foldl (\out y -> Cons y out) Empty (go n xs Empty)
+      prim_list_reverse (go n xs Empty)
   skip = \n xs ->
     let rec
       go = \k ys ->
@@ -685,7 +688,7 @@ pub instance Sequence List
           when (Cons x lrest, Cons y rrest) -> go lrest rrest (Cons (x, y) out)
           when _ -> out
     in
-      foldl (\out p -> Cons p out) Empty (go xs ys Empty)
+      prim_list_reverse (go xs ys Empty)
   unzip = \ps ->
     let
       step = \acc p ->
@@ -695,8 +698,8 @@ pub instance Sequence List
     in
       match pushed
         when (ls, rs) ->
-          ( foldl (\out x -> Cons x out) Empty ls
-          , foldl (\out y -> Cons y out) Empty rs
+          ( prim_list_reverse ls
+          , prim_list_reverse rs
           )
 
 pub instance Alternative List

@@ -35,6 +35,8 @@ pub enum Prim {
     /// `foldl` over a list: the machine runs the loop, calling the function (see
     /// `Machine::fold_step`); it is no pure function of its operands.
     ListFoldl,
+    /// The list's elements in reverse order.
+    ListReverse,
 }
 
 /// Every native by its prelude name.
@@ -61,6 +63,7 @@ pub const NATIVES: &[(&str, Prim)] = &[
     ("prim_array_get", Prim::ArrayGet),
     ("prim_array_len", Prim::ArrayLen),
     ("prim_list_foldl", Prim::ListFoldl),
+    ("prim_list_reverse", Prim::ListReverse),
 ];
 
 impl Prim {
@@ -86,7 +89,8 @@ impl Prim {
             | Prim::Error
             | Prim::ArrayFromList
             | Prim::ArrayToList
-            | Prim::ArrayLen => 1,
+            | Prim::ArrayLen
+            | Prim::ListReverse => 1,
             Prim::ListFoldl => 3,
             _ => 2,
         }
@@ -117,6 +121,7 @@ impl Prim {
             Prim::ArrayGet => "get",
             Prim::ArrayLen => "count",
             Prim::ListFoldl => "foldl",
+            Prim::ListReverse => "reverse",
         }
     }
 
@@ -413,6 +418,9 @@ pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
 
 /// A unary native on an evaluated operand.
 pub fn unary(op: Prim, a: &Value, list: ListIds) -> Result<Value, RunError> {
+    if op == Prim::ListReverse {
+        return list_reverse(a, list);
+    }
     if a.is_stuck() {
         return Ok(Value::stuck(Stuck::Op {
             op: op.symbol(),
@@ -477,6 +485,31 @@ fn array_from_list(list: &Value, ids: ListIds) -> Result<Value, RunError> {
         }
     }
     Ok(Node::value(NodeKind::Array, out))
+}
+
+/// As the prelude's `foldl (\out x -> Cons x out) Empty xs` gives it: where the list
+/// ends in an indeterminate tail, the result is that fold's stuck `match` on the tail.
+fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, RunError> {
+    let mut out = Value::Tag(ids.empty);
+    let mut cur = xs;
+    loop {
+        match cur {
+            Value::Tag(t) if *t == ids.empty => return Ok(out),
+            Value::Node(n) if matches!(n.kind, NodeKind::Data(c) if c == ids.cons) => {
+                let [y, rest] = &n.fields[..] else {
+                    return Err(runtime("broken list cell"));
+                };
+                out = Node::value(NodeKind::Data(ids.cons), [y.clone(), out]);
+                cur = rest;
+            }
+            Value::Stuck(_) => {
+                return Ok(Value::stuck(Stuck::Match {
+                    scrutinee: cur.clone(),
+                }))
+            }
+            _ => return Err(runtime("`reverse` expects a list")),
+        }
+    }
 }
 
 fn array_to_list(array: &Value, ids: ListIds) -> Result<Value, RunError> {

@@ -100,3 +100,12 @@ fn a_fold_calls_its_function_on_each_element_in_order() {
     let err = run("foldl (\\a x -> a % x) (100 is i64) [7, 0, 3]").expect_err("divides by 0");
     assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
 }
+
+#[test]
+fn reversed_results_stay_stuck_where_the_list_is() {
+    let code = "(foldr (\\x acc -> Cons x acc) Empty (Cons 1 ?t), take 2 (Cons 1 ?u), filter (\\x -> x > 1) [3, 1, 2], foldr (\\x acc -> x - acc) 0 [1, 2, 3])";
+    assert_eq!(
+        value(code),
+        "(match (match ?t ...) ..., match (match ?u ...) ..., [3i32, 2i32], 2i32)"
+    );
+}
