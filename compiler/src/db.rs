@@ -366,7 +366,7 @@ impl Database {
 #[salsa::tracked(returns(ref))]
 pub fn prelude_errors(db: &dyn salsa::Database, prelude: Prelude) -> Vec<Diagnostic> {
     let parsed = parse(db, prelude.file(db));
-    let env = Env::build(&parsed.items, &[]);
+    let env = prelude_env(db, prelude);
     let mut out = parsed.diagnostics.clone();
     let mut push = |index: usize, d: &Diagnostic| {
         if d.is_error() {
@@ -378,9 +378,8 @@ pub fn prelude_errors(db: &dyn salsa::Database, prelude: Prelude) -> Vec<Diagnos
     for (index, d) in &env.prelude_diagnostics {
         push(*index as usize, d);
     }
-    for (index, item) in parsed.items.iter().enumerate() {
-        let at = ItemRef::prelude(index as u32);
-        for d in &check_item(&env, item, at).diagnostics {
+    for (index, types) in prelude_types(db, prelude).iter().enumerate() {
+        for d in &types.diagnostics {
             push(index, d);
         }
     }
