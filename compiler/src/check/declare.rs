@@ -739,11 +739,12 @@ impl Builder {
         let mut modules: Vec<Env> = Vec::with_capacity(nmodules);
         for k in 0..nmodules {
             let mut env = file_env(1 + k, FileRef::Module(k as u32));
-            copy_globals(&mut env, &globals);
+            share_globals(&mut env, &globals);
             modules.push(env);
         }
         let mut root = file_env(nmodules + 1, FileRef::Root);
-        move_globals(&mut root, globals);
+        share_globals(&mut root, &globals);
+        root.prelude_diagnostics = globals.prelude_diagnostics;
         ProgramEnv { root, modules }
     }
 }
@@ -766,7 +767,8 @@ fn merge_scope(env: &mut Env, prelude: &Scope, scope: Scope) {
     env.missing_glob = scope.missing_glob;
 }
 
-fn copy_globals(env: &mut Env, globals: &Env) {
+/// The program's tables, shared (`Arc`) with `env`.
+fn share_globals(env: &mut Env, globals: &Env) {
     env.types = globals.types.clone();
     env.adts = globals.adts.clone();
     env.ctors = globals.ctors.clone();
@@ -774,15 +776,4 @@ fn copy_globals(env: &mut Env, globals: &Env) {
     env.class_methods = globals.class_methods.clone();
     env.instances = globals.instances.clone();
     env.exports = globals.exports.clone();
-}
-
-fn move_globals(env: &mut Env, globals: Env) {
-    env.types = globals.types;
-    env.adts = globals.adts;
-    env.ctors = globals.ctors;
-    env.classes = globals.classes;
-    env.class_methods = globals.class_methods;
-    env.instances = globals.instances;
-    env.exports = globals.exports;
-    env.prelude_diagnostics = globals.prelude_diagnostics;
 }

@@ -222,6 +222,17 @@ pub fn near_misses<'a>(name: &str, pool: impl Iterator<Item = &'a str>) -> Vec<S
     scored.into_iter().map(|(_, c)| c).take(5).collect()
 }
 
+/// The near misses of `name` among the names of `pool` spelled `alias.member`, as members
+/// (what a module imported as `alias` exports like `name`).
+pub fn near_members<'a>(
+    alias: &str,
+    name: &str,
+    pool: impl Iterator<Item = &'a str>,
+) -> Vec<String> {
+    let members = pool.filter_map(|n| n.strip_prefix(alias)?.strip_prefix('.'));
+    near_misses(name, members)
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::env::{Env, ItemRef};
-use super::errors::{near_misses, Diag, TypeDiag};
+use super::errors::{near_members, near_misses, Diag, TypeDiag};
 use super::lower::{Lowering, NewVars};
 use super::solve::Wanted;
 use crate::diagnostic::Code;
@@ -369,15 +369,14 @@ impl<'a> Infer<'a> {
 
     /// Exports of the module imported as `alias` spelled like `name` (without `alias.`).
     fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
-        let prefix = format!("{alias}.");
-        let members = self
+        let pool = self
             .env
             .values
             .keys()
             .chain(self.env.methods.keys())
             .chain(self.env.ctor_index.keys())
-            .filter_map(|k| k.strip_prefix(prefix.as_str()));
-        near_misses(name, members)
+            .map(|k| &**k);
+        near_members(alias, name, pool)
     }
 
     fn names_like(&self, name: &str) -> Vec<String> {

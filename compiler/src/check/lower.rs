@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::env::{Env, Unresolved};
-use super::errors::{near_misses, Diag, LoweringDiags, TypeDiag};
+use super::errors::{near_members, Diag, LoweringDiags, TypeDiag};
 use crate::syntax::ast::{Arena, Constraint, TypeId, TypeKind};
 use crate::types::{Pred, Ty, Unifier};
 
@@ -88,9 +88,13 @@ impl<'e, 'u> Lowering<'e, 'u> {
                         let d = if q.is_empty() {
                             TypeDiag::unknown_type(name, self.env.type_names_like(name), node.span)
                         } else {
-                            let visible = self.env.visible_type_names();
-                            let members = member_names(&visible, q);
-                            Diag::not_exported(q, name, near_misses(name, members), path.name.span)
+                            let visible = self.env.visible_type_names().into_iter();
+                            Diag::not_exported(
+                                q,
+                                name,
+                                near_members(q, name, visible),
+                                path.name.span,
+                            )
                         };
                         self.diags.push(d);
                         Ty::Unknown
@@ -154,9 +158,8 @@ impl<'e, 'u> Lowering<'e, 'u> {
                 let d = if q.is_empty() {
                     TypeDiag::unknown_class(name, self.env.class_names_like(name), c.span)
                 } else {
-                    let visible = self.env.visible_class_names();
-                    let members = member_names(&visible, q);
-                    Diag::not_exported(q, name, near_misses(name, members), c.class.name.span)
+                    let visible = self.env.visible_class_names().into_iter();
+                    Diag::not_exported(q, name, near_members(q, name, visible), c.class.name.span)
                 };
                 self.diags.push(d);
                 return None;
@@ -182,11 +185,4 @@ impl<'e, 'u> Lowering<'e, 'u> {
         }
         Some(Pred::new(&declared, args))
     }
-}
-
-/// The names after `alias.` among `names`.
-fn member_names<'n>(names: &'n [&'n str], alias: &'n str) -> impl Iterator<Item = &'n str> {
-    names
-        .iter()
-        .filter_map(move |n| n.strip_prefix(alias)?.strip_prefix('.'))
 }
