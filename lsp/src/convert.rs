@@ -1,6 +1,6 @@
 //! Conversions from `rex-ide` results (byte spans, plain structs) to LSP types.
 
-use rex_compiler::{Diagnostic, Severity};
+use rex_compiler::{Diagnostic, LineIndex, Severity, Span};
 use rex_ide::completion::{CompletionKind, Completions};
 use rex_ide::hover::Hover;
 use rex_ide::inlay_hints::InlayHint;
@@ -23,7 +23,16 @@ pub fn diagnostics(ws: &Workspace, doc: &Document) -> Vec<lsp::Diagnostic> {
 
 /// The diagnostics of a module file that is not open (`text` is what was checked).
 pub fn module_diagnostics(text: &str, diagnostics: &[Diagnostic]) -> Vec<lsp::Diagnostic> {
-    let index = rex_compiler::LineIndex::new(text);
+    let index = LineIndex::new(text);
+    diagnostics
+        .iter()
+        .take(MAX_PUBLISHED_DIAGNOSTICS)
+        .map(|d| lsp_diagnostic(text_range(&index, text, d.span), d))
+        .collect()
+}
+
+/// A span of a file that is not an open document, with that file's line index.
+pub fn text_range(index: &LineIndex, text: &str, span: Span) -> lsp::Range {
     let position = |offset: u32| {
         let p = index.position(text, offset as usize);
         lsp::Position {
@@ -31,17 +40,10 @@ pub fn module_diagnostics(text: &str, diagnostics: &[Diagnostic]) -> Vec<lsp::Di
             character: p.character,
         }
     };
-    diagnostics
-        .iter()
-        .take(MAX_PUBLISHED_DIAGNOSTICS)
-        .map(|d| {
-            let range = lsp::Range {
-                start: position(d.span.start),
-                end: position(d.span.end),
-            };
-            lsp_diagnostic(range, d)
-        })
-        .collect()
+    lsp::Range {
+        start: position(span.start),
+        end: position(span.end),
+    }
 }
 
 fn diagnostic(ws: &Workspace, doc: &Document, d: &Diagnostic) -> lsp::Diagnostic {

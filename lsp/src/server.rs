@@ -4,7 +4,7 @@
 //! anything is sent to the client. A fault inside an analysis becomes a JSON-RPC error,
 //! never a dead server.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -26,8 +26,8 @@ pub struct Backend {
     workspace: Mutex<Workspace>,
     /// Whether the client lets the server ask to be told about changed files.
     can_watch_files: AtomicBool,
-    /// The module files (not open) whose diagnostics were published last, by path.
-    published_modules: Mutex<BTreeSet<String>>,
+    /// What was published last for each module file that is not open, by path.
+    published_modules: Mutex<BTreeMap<String, Vec<Diagnostic>>>,
 }
 
 impl Backend {
@@ -36,7 +36,7 @@ impl Backend {
             client,
             workspace: Mutex::new(Workspace::new()),
             can_watch_files: AtomicBool::new(false),
-            published_modules: Mutex::new(BTreeSet::new()),
+            published_modules: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -71,11 +71,19 @@ impl Backend {
     }
 
     /// Publishes the diagnostics of every module file the open documents import and that
-    /// is not open itself, and clears those of module files no longer in that set.
+    /// is not open itself, where they changed since last published, and clears those of
+    /// module files no longer in that set.
     async fn publish_modules(&self) {
         let (reports, open) = {
             let ws = self.lock();
-            let reports = catch_unwind(AssertUnwindSafe(|| ws.module_reports()));
+            let reports = catch_unwind(AssertUnwindSafe(|| {
+                ws.module_reports()
+                    .into_iter()
+                    .map(|(path, (file, ds))| {
+                        (path, convert::module_diagnostics(file.text(&ws.db), &ds))
+                    })
+                    .collect::<BTreeMap<String, Vec<Diagnostic>>>()
+            }));
             (reports.unwrap_or_default(), ws.open_paths())
         };
         let previous = std::mem::replace(
@@ -83,23 +91,24 @@ impl Backend {
                 .published_modules
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()),
-            reports.keys().cloned().collect(),
+            reports.clone(),
         );
         // An opened module is published as a document now: not cleared here.
         let gone = previous
-            .iter()
+            .keys()
             .filter(|p| !reports.contains_key(*p) && !open.contains(*p));
         for path in gone {
             if let Some(uri) = Uri::from_file_path(path) {
                 self.client.publish_diagnostics(uri, Vec::new(), None).await;
             }
         }
-        for (path, (text, diagnostics)) in &reports {
-            let Some(uri) = Uri::from_file_path(path) else {
+        for (path, diags) in reports {
+            if previous.get(&path) == Some(&diags) {
                 continue;
-            };
-            let diags = convert::module_diagnostics(text, diagnostics);
-            self.client.publish_diagnostics(uri, diags, None).await;
+            }
+            if let Some(uri) = Uri::from_file_path(&path) {
+                self.client.publish_diagnostics(uri, diags, None).await;
+            }
         }
     }
 
@@ -138,21 +147,8 @@ fn module_location(
 ) -> Option<Location> {
     let uri = Uri::from_file_path(file.path(db))?;
     let text = file.text(db);
-    let index = rex_compiler::LineIndex::new(text);
-    let position = |offset: u32| {
-        let p = index.position(text, offset as usize);
-        tower_lsp_server::ls_types::Position {
-            line: p.line,
-            character: p.character,
-        }
-    };
-    Some(Location {
-        uri,
-        range: tower_lsp_server::ls_types::Range {
-            start: position(span.start),
-            end: position(span.end),
-        },
-    })
+    let range = convert::text_range(&rex_compiler::LineIndex::new(text), text, span);
+    Some(Location { uri, range })
 }
 
 fn location(ws: &Workspace, doc: &Document, uri: &Uri, span: Span) -> Location {

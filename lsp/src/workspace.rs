@@ -317,8 +317,8 @@ impl Workspace {
 
     /// The errors and warnings of the module files the open documents import that are not
     /// open themselves (an open one is published as a document), by path: what the first
-    /// importer that reaches it found, with the text it was checked in.
-    pub fn module_reports(&self) -> BTreeMap<String, (String, Vec<Diagnostic>)> {
+    /// importer that reaches it found, with the file it was checked in.
+    pub fn module_reports(&self) -> BTreeMap<String, (SourceFile, Vec<Diagnostic>)> {
         let open: BTreeSet<&str> = self.docs.values().map(|d| d.path.as_str()).collect();
         let mut roots: Vec<&Document> = self.docs.values().collect();
         roots.sort_by(|a, b| a.path.cmp(&b.path));
@@ -335,7 +335,7 @@ impl Workspace {
                     .filter(|d| d.severity != rex_compiler::Severity::Info)
                     .cloned()
                     .collect();
-                out.insert(path.clone(), (file.text(&self.db).clone(), shown));
+                out.insert(path.clone(), (*file, shown));
             }
         }
         out
