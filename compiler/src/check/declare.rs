@@ -206,20 +206,25 @@ impl Builder {
 
     /// What the module an import leads to exports (`ROOT_MODULE`: the checked file).
     pub(super) fn exports(&self, module: u32) -> Option<&Exports> {
-        let k = match module {
-            ROOT_MODULE => self.env.exports.len().checked_sub(1)?,
-            k => k as usize,
+        let file = match module {
+            ROOT_MODULE => FileRef::Root,
+            k => FileRef::Module(k),
         };
-        self.env.exports.get(k)
+        self.env.exports.get(self.export_slot(file)?)
     }
 
     fn exports_of(&mut self, file: FileRef) -> Option<&mut Exports> {
-        let k = match file {
-            FileRef::Prelude => return None,
-            FileRef::Module(k) => k as usize,
-            FileRef::Root => self.env.exports.len().checked_sub(1)?,
-        };
+        let k = self.export_slot(file)?;
         Arc::make_mut(&mut self.env.exports).get_mut(k)
+    }
+
+    /// Where a file's exports are kept: one slot per module, then the checked file's.
+    fn export_slot(&self, file: FileRef) -> Option<usize> {
+        match file {
+            FileRef::Prelude => None,
+            FileRef::Module(k) => Some(k as usize),
+            FileRef::Root => self.env.exports.len().checked_sub(1),
+        }
     }
 
     pub(super) fn report(&mut self, at: ItemRef, d: TypeDiag) {
