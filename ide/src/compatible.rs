@@ -28,14 +28,14 @@ pub fn compatible_calls(ctx: &Context<'_>) -> Vec<String> {
             continue;
         }
         let fitting = match &expected {
-            Some(e) => calls_of(&mut fit, &all, i, Some(e), &pool, false),
+            Some(e) => calls_of(ctx.env, &mut fit, &all, i, Some(e), &pool, false),
             None => vec![],
         };
         let fits_expected = !fitting.is_empty();
         let calls = if fits_expected {
             fitting
         } else {
-            calls_of(&mut fit, &all, i, None, &pool, false)
+            calls_of(ctx.env, &mut fit, &all, i, None, &pool, false)
         };
         for (n, call) in calls.into_iter().enumerate() {
             if call.args.is_empty() {

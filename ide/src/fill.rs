@@ -128,7 +128,15 @@ pub fn ranked_candidates(ctx: &Context<'_>) -> Vec<(String, String)> {
             Source::Local(_) => true,
             Source::Global(o) => o != Origin::PreludeFunction && o != Origin::Method,
         };
-        let calls = calls_of(&mut fit, &all, i, expected.as_ref(), &pool, allow_holes);
+        let calls = calls_of(
+            ctx.env,
+            &mut fit,
+            &all,
+            i,
+            expected.as_ref(),
+            &pool,
+            allow_holes,
+        );
         let calls = if !informative && calls.is_empty() {
             vec![crate::search::Call {
                 callee: i,

@@ -1,10 +1,19 @@
-//! Type fitting for candidate search: does a value of one type fit where another is
+//! The one trial unifier of the assists: does a value of one type fit where another is
 //! expected? A private unifier, so that trying candidates never touches the checker's
 //! results; every trial is rolled back.
+//!
+//! Types reach it from two places, and both go through `import`: the checker's results
+//! (whose inference variables are numbered by the checker's own unifier and mean nothing
+//! here) and schemes (globals, and `let` bindings that generalisation made polymorphic).
+//! Importing maps each checker variable to one variable of this unifier, the same one on
+//! every import, so that types from the same item still share their unknowns; a scheme's
+//! quantified variables are instantiated afresh on every use.
 
 use std::collections::HashMap;
 
-use rex_compiler::types::{Scheme, Ty, TyVar, Unifier};
+use rex_compiler::check::solve::{entails, Entail};
+use rex_compiler::check::Env;
+use rex_compiler::types::{Pred, Scheme, Ty, TyVar, Unifier};
 
 #[derive(Default)]
 pub struct Fit {
@@ -33,10 +42,28 @@ impl Fit {
         })
     }
 
-    /// A scheme's type with fresh variables.
+    /// A scheme's type with fresh variables for its quantified ones (its free inference
+    /// variables, those of a monomorphic local, imported like any checker type).
     pub fn instantiate(&mut self, sc: &Scheme) -> Ty {
+        self.instantiate_with_preds(sc).0
+    }
+
+    /// A scheme's type and class constraints, instantiated together.
+    pub fn instantiate_with_preds(&mut self, sc: &Scheme) -> (Ty, Vec<Pred>) {
+        // Import first: the fresh variables made for the quantified ones are this
+        // unifier's own and must not be taken for checker variables.
+        let ty = self.import(&sc.ty);
+        let preds: Vec<Pred> = sc
+            .preds
+            .iter()
+            .map(|p| p.map_types(|t| self.import(t)))
+            .collect();
         let args: Vec<Ty> = (0..sc.vars).map(|_| self.u.fresh()).collect();
-        sc.ty.instantiate(&args)
+        let preds = preds
+            .iter()
+            .map(|p| p.map_types(|t| t.instantiate(&args)))
+            .collect();
+        (ty.instantiate(&args), preds)
     }
 
     /// Whether `found` fits `expected`; nothing stays bound.
@@ -62,6 +89,30 @@ impl Fit {
 
     pub fn zonk(&mut self, t: &Ty) -> Ty {
         self.u.zonk(t)
+    }
+
+    /// Follows bound variables at the top of `t`.
+    pub fn shallow(&mut self, t: &Ty) -> Ty {
+        self.u.shallow(t)
+    }
+
+    /// Whether `a` and `b` unify with every class constraint in `preds` still satisfiable;
+    /// nothing stays bound.
+    pub fn fits_under(&mut self, env: &Env, a: &Ty, b: &Ty, preds: &[Pred]) -> bool {
+        self.trial(|fit| fit.unify(a, b) && fit.satisfiable(env, preds))
+    }
+
+    /// Whether no constraint of `preds`, under the current bindings, is known to have no
+    /// instance (one that mentions a signature's rigid variable is taken as given).
+    pub fn satisfiable(&mut self, env: &Env, preds: &[Pred]) -> bool {
+        preds.iter().all(|p| {
+            let p = p.map_types(|t| self.zonk(t));
+            let mut rigid = false;
+            p.args
+                .iter()
+                .for_each(|t| t.visit(&mut |x| rigid |= matches!(x, Ty::Rigid(_))));
+            rigid || !matches!(entails(env, &[], &p, 0), Entail::No)
+        })
     }
 
     /// `found` and `expected` are the same fully known type (no instantiation needed).

@@ -91,8 +91,8 @@ pub struct TextEdit {
 pub enum RenameError {
     /// No renameable name at the position.
     NoName,
-    /// The name is declared outside the file (the prelude).
-    NotInFile(String),
+    /// The name is not declared in the file: where it is declared instead.
+    NotInFile(String, Elsewhere),
     /// The new name is not an identifier of the right kind (or is a keyword).
     InvalidName(String),
     /// The new name would change what some occurrence refers to.
@@ -103,15 +103,46 @@ impl std::fmt::Display for RenameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RenameError::NoName => write!(f, "there is no name to rename here"),
-            RenameError::NotInFile(n) => {
+            RenameError::NotInFile(n, Elsewhere::Prelude) => {
                 write!(f, "`{n}` is declared in the prelude and cannot be renamed")
             }
+            RenameError::NotInFile(n, Elsewhere::Module) => write!(
+                f,
+                "`{n}` is declared in an imported module; rename it in that module's file"
+            ),
+            RenameError::NotInFile(n, Elsewhere::Nowhere) => write!(
+                f,
+                "`{n}` is not declared anywhere (an unknown name), so there is nothing to rename"
+            ),
             RenameError::InvalidName(why) | RenameError::Conflict(why) => write!(f, "{why}"),
         }
     }
 }
 
 impl std::error::Error for RenameError {}
+
+/// Where a name that the file does not declare comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elsewhere {
+    Prelude,
+    Module,
+    /// An unknown name, or a binder the broken text no longer declares.
+    Nowhere,
+}
+
+/// Why `symbol` has no declaration in `file`.
+fn elsewhere(db: &Database, file: SourceFile, symbol: &Symbol) -> Elsewhere {
+    match symbol {
+        Symbol::Local { .. } => Elsewhere::Nowhere,
+        Symbol::Global { name, kind } => {
+            match global_origin(locate::env(db, file), name, *kind).map(|o| o.file) {
+                Some(FileRef::Prelude) => Elsewhere::Prelude,
+                Some(FileRef::Module(_)) => Elsewhere::Module,
+                Some(FileRef::Root) | None => Elsewhere::Nowhere,
+            }
+        }
+    }
+}
 
 /// The name a rename at `offset` would change, with its current text.
 pub fn prepare_rename(
@@ -123,7 +154,7 @@ pub fn prepare_rename(
     let (symbol, span) = symbol_at(db, &at).ok_or(RenameError::NoName)?;
     let name = symbol_name(db, file, &symbol);
     if declaration(db, file, &symbol).is_none() {
-        return Err(RenameError::NotInFile(name));
+        return Err(RenameError::NotInFile(name, elsewhere(db, file, &symbol)));
     }
     Ok((span, name))
 }
@@ -140,7 +171,8 @@ pub fn rename(
     let (symbol, _) = symbol_at(db, &at).ok_or(RenameError::NoName)?;
     let old_name = symbol_name(db, file, &symbol);
     let Some(decl) = declaration(db, file, &symbol) else {
-        return Err(RenameError::NotInFile(old_name));
+        let place = elsewhere(db, file, &symbol);
+        return Err(RenameError::NotInFile(old_name, place));
     };
     check_identifier(&symbol, new_name)?;
     if new_name == old_name {

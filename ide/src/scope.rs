@@ -1,11 +1,13 @@
 //! Values in scope at a position, innermost first, with their types: the binders of the
 //! enclosing lambdas, `let`s and `match` arms, then the named parameters of the enclosing
-//! `fn`. Types come from the checker's pattern types, so they are what inference found.
+//! `fn`. Types come from the checker's pattern types, so they are what inference found; a
+//! `let` binding that generalisation made polymorphic keeps its scheme, so that every use an
+//! assist tries instantiates it afresh, as the checker does.
 
 use rex_compiler::check::env::fn_scheme;
 use rex_compiler::db::program_env;
 use rex_compiler::syntax::ast::{ExprId, ExprKind, ItemKind, PatId, PatKind};
-use rex_compiler::types::Ty;
+use rex_compiler::types::{Scheme, Ty};
 
 use crate::limits::MAX_IN_SCOPE_VALUES;
 use crate::locate::{parents, Document, Located};
@@ -14,7 +16,9 @@ use crate::locate::{parents, Document, Located};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScopeValue {
     pub name: String,
-    pub ty: Ty,
+    /// The value's scheme: polymorphic for a generalised `let` binding, otherwise a
+    /// monomorphic type whose variables are the item's inference variables.
+    pub scheme: Scheme,
     /// 0 for the innermost binder group, growing outwards.
     pub depth: usize,
 }
@@ -59,7 +63,7 @@ pub fn locals_at(doc: &Document<'_>, at: &Located<'_>) -> Vec<ScopeValue> {
                     }
                 }
                 for (name, ty) in params.into_iter().rev() {
-                    push(&mut out, name, ty, depth);
+                    push(&mut out, name, Scheme::mono(ty), depth);
                 }
             }
         }
@@ -68,14 +72,18 @@ pub fn locals_at(doc: &Document<'_>, at: &Located<'_>) -> Vec<ScopeValue> {
     out
 }
 
-fn push(out: &mut Vec<ScopeValue>, name: String, ty: Ty, depth: usize) {
+fn push(out: &mut Vec<ScopeValue>, name: String, scheme: Scheme, depth: usize) {
     if !out.iter().any(|v| v.name == name) {
-        out.push(ScopeValue { name, ty, depth });
+        out.push(ScopeValue {
+            name,
+            scheme,
+            depth,
+        });
     }
 }
 
 /// The names `parent` binds over its sub-expression `child`, in binding order.
-fn binders_over(at: &Located<'_>, parent: ExprId, child: ExprId, out: &mut Vec<(String, Ty)>) {
+fn binders_over(at: &Located<'_>, parent: ExprId, child: ExprId, out: &mut Vec<(String, Scheme)>) {
     match &at.item.arena.expr(parent).kind {
         ExprKind::Lambda { params, body, .. } if *body == child => {
             for p in params {
@@ -108,10 +116,18 @@ fn binders_over(at: &Located<'_>, parent: ExprId, child: ExprId, out: &mut Vec<(
     }
 }
 
-/// The variables a pattern binds, in source order, with their inferred types.
-fn pattern_vars(at: &Located<'_>, pat: PatId, out: &mut Vec<(String, Ty)>) {
+/// The variables a pattern binds, in source order, with their inferred types (the scheme
+/// of a generalised `let` binding).
+fn pattern_vars(at: &Located<'_>, pat: PatId, out: &mut Vec<(String, Scheme)>) {
     let arena = &at.item.arena;
     let pat_ty = |p: PatId| at.types.pat_types.get(p.index()).cloned();
+    let generalised = |p: PatId| {
+        at.types
+            .let_schemes
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, s)| s.clone())
+    };
     // Patterns nest by index like expressions; an explicit stack avoids deep recursion.
     let mut stack = vec![pat];
     while let Some(p) = stack.pop() {
@@ -120,7 +136,9 @@ fn pattern_vars(at: &Located<'_>, pat: PatId, out: &mut Vec<(String, Ty)>) {
         };
         match &node.kind {
             PatKind::Var(name) => {
-                out.push((name.clone(), pat_ty(p).unwrap_or(Ty::Unknown)));
+                let scheme = generalised(p)
+                    .unwrap_or_else(|| Scheme::mono(pat_ty(p).unwrap_or(Ty::Unknown)));
+                out.push((name.clone(), scheme));
             }
             PatKind::Dict(fields) => {
                 let shape = pat_ty(p).unwrap_or(Ty::Unknown);
@@ -128,7 +146,10 @@ fn pattern_vars(at: &Located<'_>, pat: PatId, out: &mut Vec<(String, Ty)>) {
                 for f in fields {
                     match f.pat {
                         Some(sub) => children.push(sub),
-                        None => out.push((f.name.text.clone(), field_type(&shape, &f.name.text))),
+                        None => out.push((
+                            f.name.text.clone(),
+                            Scheme::mono(field_type(&shape, &f.name.text)),
+                        )),
                     }
                 }
                 stack.extend(children.into_iter().rev());

@@ -2,7 +2,8 @@
 //! which in-scope values as arguments, to produce a value of an expected type. Every list is
 //! capped by `limits`; nothing here verifies (see `fill` for that).
 
-use rex_compiler::types::{Scheme, Ty};
+use rex_compiler::check::Env;
+use rex_compiler::types::{Pred, Scheme, Ty};
 
 use crate::catalog::Origin;
 use crate::context::Context;
@@ -48,7 +49,7 @@ pub fn callees(ctx: &Context<'_>) -> Vec<Callee> {
         .iter()
         .map(|l| Callee {
             name: l.name.clone(),
-            scheme: Scheme::mono(l.ty.clone()),
+            scheme: l.scheme.clone(),
             source: Source::Local(l.depth),
         })
         .collect();
@@ -102,19 +103,23 @@ impl Call {
     }
 }
 
-/// The locals usable as arguments: their types, imported into `fit`.
+/// The locals usable as arguments: their types, brought into `fit` (a polymorphic local
+/// instantiated once for the whole search).
 pub fn argument_pool(ctx: &Context<'_>, fit: &mut Fit) -> Vec<(String, usize, Ty)> {
     ctx.locals
         .iter()
-        .filter(|l| !l.ty.contains_unknown())
-        .map(|l| (l.name.clone(), l.depth, fit.import(&l.ty)))
+        .filter(|l| !l.scheme.ty.contains_unknown())
+        .map(|l| (l.name.clone(), l.depth, fit.instantiate(&l.scheme)))
         .collect()
 }
 
 /// Full calls of callee `index` whose result fits `expected` (any result when None), with
 /// arguments from `pool`; a parameter nothing fits gets a hole when `allow_holes`. Plain
-/// uses (no arguments) are returned for values that fit themselves.
+/// uses (no arguments) are returned for values that fit themselves. A call whose class
+/// constraints have no instance once its arguments are chosen (`show f` of a function) is
+/// not returned.
 pub fn calls_of(
+    env: &Env,
     fit: &mut Fit,
     callees: &[Callee],
     index: usize,
@@ -123,12 +128,12 @@ pub fn calls_of(
     allow_holes: bool,
 ) -> Vec<Call> {
     let callee = &callees[index];
-    let t = fit.instantiate(&callee.scheme);
+    let (t, preds) = fit.instantiate_with_preds(&callee.scheme);
     let (params, result) = arrows(&t);
     let mut out = Vec::new();
     // The value itself.
     if let Some(e) = expected {
-        if fit.fits(&t, e) {
+        if fit.fits_under(env, &t, e, &preds) {
             let exact = fit.same(&t, e);
             out.push(Call {
                 callee: index,
@@ -155,15 +160,15 @@ pub fn calls_of(
         let declared_ground: Vec<bool> = params.iter().map(|p| p.is_ground()).collect();
         let mut chosen = Vec::new();
         let mut found = Vec::new();
-        assign(
-            fit,
-            &params,
-            &declared_ground,
+        let call = CallShape {
+            env,
+            params: &params,
+            preds: &preds,
+            declared_ground: &declared_ground,
             pool,
             allow_holes,
-            &mut chosen,
-            &mut found,
-        );
+        };
+        assign(fit, &call, &mut chosen, &mut found);
         for (args, exact_args) in found {
             out.push(Call {
                 callee: index,
@@ -176,13 +181,20 @@ pub fn calls_of(
     out
 }
 
+/// What `assign` chooses arguments for.
+struct CallShape<'a> {
+    env: &'a Env,
+    params: &'a [Ty],
+    preds: &'a [Pred],
+    declared_ground: &'a [bool],
+    pool: &'a [(String, usize, Ty)],
+    allow_holes: bool,
+}
+
 /// Depth-first choice of arguments, at most `MAX_ARGUMENT_CHOICES` complete assignments.
 fn assign(
     fit: &mut Fit,
-    params: &[Ty],
-    declared_ground: &[bool],
-    pool: &[(String, usize, Ty)],
-    allow_holes: bool,
+    call: &CallShape<'_>,
     chosen: &mut Vec<(Arg, bool)>,
     found: &mut Vec<(Vec<Arg>, bool)>,
 ) {
@@ -190,18 +202,20 @@ fn assign(
         return;
     }
     let i = chosen.len();
-    let Some(param) = params.get(i) else {
-        let args = chosen.iter().map(|(a, _)| a.clone()).collect();
-        let exact = chosen.iter().all(|(_, e)| *e);
-        found.push((args, exact));
+    let Some(param) = call.params.get(i) else {
+        if fit.satisfiable(call.env, call.preds) {
+            let args = chosen.iter().map(|(a, _)| a.clone()).collect();
+            let exact = chosen.iter().all(|(_, e)| *e);
+            found.push((args, exact));
+        }
         return;
     };
     let mut any = false;
-    for (name, depth, ty) in pool {
+    for (name, depth, ty) in call.pool {
         if found.len() >= MAX_ARGUMENT_CHOICES {
             return;
         }
-        let exact = declared_ground[i] && fit.same(ty, param);
+        let exact = call.declared_ground[i] && fit.same(ty, param);
         let fitted = fit.trial(|fit| {
             if !fit.unify(ty, param) {
                 return false;
@@ -213,31 +227,15 @@ fn assign(
                 },
                 exact,
             ));
-            assign(
-                fit,
-                params,
-                declared_ground,
-                pool,
-                allow_holes,
-                chosen,
-                found,
-            );
+            assign(fit, call, chosen, found);
             chosen.pop();
             true
         });
         any |= fitted;
     }
-    if !any && allow_holes {
+    if !any && call.allow_holes {
         chosen.push((Arg::Hole, false));
-        assign(
-            fit,
-            params,
-            declared_ground,
-            pool,
-            allow_holes,
-            chosen,
-            found,
-        );
+        assign(fit, call, chosen, found);
         chosen.pop();
     }
 }

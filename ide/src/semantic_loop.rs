@@ -35,7 +35,7 @@ pub struct SemanticLoopStep {
 
 /// `name : type` of an in-scope value.
 pub fn scope_line(v: &ScopeValue) -> String {
-    format!("{} : {}", v.name, show(&v.ty))
+    format!("{} : {}", v.name, v.scheme)
 }
 
 pub fn semantic_loop_step(

@@ -119,6 +119,13 @@ fn rename_refuses_capture_and_bad_names() {
 }
 
 #[test]
+fn renaming_an_unknown_name_does_not_blame_the_prelude() {
+    let out = show_rename("let x = 1 in x + unkn<CURSOR>own", "known");
+    assert!(!out.contains("prelude"), "{out}");
+    assert!(out.contains("not declared anywhere"), "{out}");
+}
+
+#[test]
 fn prepare_rename_reports_the_name() {
     let f = Fixture::new(SHADOWING);
     let (span, name) = prepare_rename(&f.db, f.file, f.offset).expect("renameable");
