@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod fill;
 mod ide;
 mod imported;
 mod lsp;
@@ -35,6 +36,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run a semantic-assist command (`rex.*` of the LSP) on a file and print its JSON.
     Ide(ide::IdeArgs),
+    /// Fill the holes of a file with the embedded language model; every fill type-checks.
+    Fill(fill::FillArgs),
     /// Run the language server (LSP over stdin/stdout).
     Lsp(lsp::LspArgs),
     /// Serve the browser playground (built by playground/build.sh) on localhost.
@@ -47,6 +50,7 @@ fn main() -> std::process::ExitCode {
         Command::Check(args) => check::run(&args, cli.color),
         Command::Run(args) => run::run(&args, cli.color),
         Command::Ide(args) => ide::run(&args),
+        Command::Fill(args) => fill::run(&args),
         Command::Lsp(args) => lsp::run(&args),
         Command::Playground(args) => playground::run(&args),
     });

@@ -180,8 +180,35 @@ pub fn document_uri(args: &Value) -> Result<&str, CommandError> {
     Args::new(args)?.string("uri", 0)
 }
 
+/// The position (`line`, `character`; or the 2nd and 3rd positional values) of a command
+/// handled outside this dispatcher (`rex.fillHoleWithModel`).
+pub fn position_arg(args: &Value) -> Result<Position, CommandError> {
+    Args::new(args)?.position()
+}
+
+/// An optional boolean argument called `name` (or at positional `index`).
+pub fn bool_arg(args: &Value, name: &str, index: usize) -> Result<Option<bool>, CommandError> {
+    Args::new(args)?.opt_bool(name, index)
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<Value, CommandError> {
-    serde_json::to_value(value).map_err(|e| CommandError::Internal(e.to_string()))
+    serde_json::to_value(value)
+        .map(sorted)
+        .map_err(|e| CommandError::Internal(e.to_string()))
+}
+
+/// `v` with the keys of every object in alphabetical order: the contract's printed order,
+/// whether or not a dependency turned on serde_json's `preserve_order`.
+pub fn sorted(v: Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
 }
 
 /// Runs `command` with `args` on `file`.

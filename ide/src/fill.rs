@@ -82,7 +82,7 @@ pub fn fills_at(ctx: &Context<'_>) -> Vec<Fill> {
 }
 
 /// Whether the hole stands where only an atom may (an argument, a projected value).
-fn needs_atom(ctx: &Context<'_>, hole: ExprId) -> bool {
+pub fn needs_atom(ctx: &Context<'_>, hole: ExprId) -> bool {
     let Some(at) = ctx.at.as_ref() else {
         return false;
     };

@@ -7,6 +7,7 @@
 use rex_compiler::check::{check_item, ItemRef};
 use rex_compiler::db::program_env;
 use rex_compiler::syntax::parser::parse_text;
+use rex_compiler::Diagnostic;
 
 use crate::edit::{apply, Replace};
 use crate::limits::MAX_VERIFIED_TEXT_BYTES;
@@ -28,6 +29,17 @@ impl ItemErrors {
 /// The errors item `index` has once `edits` (absolute spans, inside the item) are applied;
 /// None when the edited text no longer reads as one item, or is too large to re-check.
 pub fn item_errors_with(doc: &Document<'_>, index: usize, edits: &[Replace]) -> Option<ItemErrors> {
+    item_errors_where(doc, index, edits, |_| true)
+}
+
+/// Like `item_errors_with`, counting only the errors `counts` keeps (syntax errors are
+/// always counted).
+pub fn item_errors_where(
+    doc: &Document<'_>,
+    index: usize,
+    edits: &[Replace],
+    counts: impl Fn(&Diagnostic) -> bool,
+) -> Option<ItemErrors> {
     let item = doc.item(index)?;
     let (source, base) = doc.item_source(item);
     if source.len() > MAX_VERIFIED_TEXT_BYTES {
@@ -52,7 +64,7 @@ pub fn item_errors_with(doc: &Document<'_>, index: usize, edits: &[Replace]) -> 
     let types = check_item(env, new_item, at)
         .diagnostics
         .iter()
-        .filter(|d| d.is_error())
+        .filter(|d| d.is_error() && counts(d))
         .count();
     let syntax = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
     Some(ItemErrors { syntax, types })

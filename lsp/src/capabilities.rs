@@ -3,6 +3,7 @@
 use tower_lsp_server::ls_types::*;
 
 use crate::commands::COMMANDS;
+use crate::model_fill::FILL_HOLE_WITH_MODEL;
 
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
@@ -37,7 +38,11 @@ pub fn capabilities() -> ServerCapabilities {
             ..CodeActionOptions::default()
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
+            commands: COMMANDS
+                .iter()
+                .chain([&FILL_HOLE_WITH_MODEL])
+                .map(|c| c.to_string())
+                .collect(),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
         ..ServerCapabilities::default()

@@ -4,6 +4,7 @@
 pub mod capabilities;
 pub mod commands;
 pub mod convert;
+pub mod model_fill;
 pub mod modules;
 pub mod server;
 pub mod workspace;

@@ -18,6 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::capabilities::capabilities;
 use crate::commands;
 use crate::convert;
+use crate::model_fill::{self, CancelOnDrop, ModelService, ModelSettings, FILL_HOLE_WITH_MODEL};
 use crate::modules::include_roots;
 use crate::workspace::{Document, Workspace};
 
@@ -28,6 +29,10 @@ pub struct Backend {
     can_watch_files: AtomicBool,
     /// What was published last for each module file that is not open, by path.
     published_modules: Mutex<BTreeMap<String, Vec<Diagnostic>>>,
+    /// Hole filling with the embedded model: the settings of the initialization options
+    /// (their presence offers the code action), and the worker once started.
+    model_configured: AtomicBool,
+    model: Mutex<ModelService>,
 }
 
 impl Backend {
@@ -37,6 +42,8 @@ impl Backend {
             workspace: Mutex::new(Workspace::new()),
             can_watch_files: AtomicBool::new(false),
             published_modules: Mutex::new(BTreeMap::new()),
+            model_configured: AtomicBool::new(false),
+            model: Mutex::new(ModelService::new(ModelSettings::default())),
         }
     }
 
@@ -168,6 +175,10 @@ impl LanguageServer for Backend {
             .and_then(|w| w.dynamic_registration)
             .unwrap_or(false);
         self.can_watch_files.store(watch, Ordering::Relaxed);
+        if let Some(settings) = ModelSettings::from_init(params.initialization_options.as_ref()) {
+            self.model_configured.store(true, Ordering::Relaxed);
+            *self.model.lock().unwrap_or_else(|e| e.into_inner()) = ModelService::new(settings);
+        }
         // No document is open before `initialize`: there is nothing to republish yet.
         let _ = self.lock().set_include_roots(include_roots(&params));
         Ok(InitializeResult {
@@ -374,10 +385,21 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let range = params.range;
         let ws = self.lock();
-        commands::code_actions(&ws, &uri, range)
+        let mut actions = commands::code_actions(&ws, &uri, range)?.unwrap_or_default();
+        if self.model_configured.load(Ordering::Relaxed) {
+            let action = catch_unwind(AssertUnwindSafe(|| {
+                model_fill::fill_action(&ws, &uri, range)
+            }))
+            .map_err(|_| internal_error())?;
+            actions.extend(action);
+        }
+        Ok(Some(actions))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command == FILL_HOLE_WITH_MODEL {
+            return self.fill_with_model(params).await;
+        }
         let outcome = {
             let mut ws = self.lock();
             commands::execute(&mut ws, &params.command, params.arguments)?
@@ -387,5 +409,70 @@ impl LanguageServer for Backend {
             let _ = self.client.apply_edit(edit).await;
         }
         Ok(Some(outcome.result))
+    }
+}
+
+impl Backend {
+    /// `rex.fillHoleWithModel`: the worker fills the hole on a copy of the document while
+    /// progress is reported; a cancelled request stops the decoding at the next token.
+    async fn fill_with_model(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let request = {
+            let ws = self.lock();
+            model_fill::request(&ws, &params.arguments).map_err(Error::invalid_params)?
+        };
+        let (reply, mut replied) = tokio::sync::oneshot::channel();
+        let (progress, mut reports) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = std::sync::Arc::new(AtomicBool::new(false));
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let job = model_fill::Job {
+            text: request.text,
+            path: request.path,
+            modules: request.modules,
+            include_roots: request.include_roots,
+            pos: request.pos,
+            cancel,
+            progress,
+            reply,
+        };
+        self.model
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .submit(job)
+            .map_err(Error::invalid_params)?;
+        let bar = match params.work_done_progress_params.work_done_token {
+            Some(token) => Some(
+                self.client
+                    .progress(token, "Filling hole with model")
+                    .with_percentage(0)
+                    .begin()
+                    .await,
+            ),
+            None => None,
+        };
+        let result = loop {
+            tokio::select! {
+                r = &mut replied => break r,
+                Some(p) = reports.recv() => {
+                    if let Some(bar) = &bar {
+                        let done = (100 * p.sample / p.samples.max(1)) as u32;
+                        bar.report_with_message(format!("round {}, sample {}", p.round, p.sample + 1), done).await;
+                    }
+                }
+            }
+        };
+        if let Some(bar) = bar {
+            bar.finish().await;
+        }
+        let fills = result
+            .map_err(|_| internal_error())?
+            .map_err(Error::invalid_params)?;
+        if request.apply {
+            if let Some(edit) = model_fill::best_fill_edit(&request.uri, &fills) {
+                let _ = self.client.apply_edit(edit).await;
+            }
+        }
+        serde_json::to_value(&fills)
+            .map(Some)
+            .map_err(|_| internal_error())
     }
 }

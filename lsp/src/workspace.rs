@@ -281,6 +281,18 @@ impl Workspace {
         seen
     }
 
+    /// The module files the database holds (path, text), for a copy of the program.
+    pub fn module_files(&self) -> Vec<(String, String)> {
+        self.modules
+            .iter()
+            .map(|(p, t)| (p.clone(), t.clone()))
+            .collect()
+    }
+
+    pub fn include_roots(&self) -> &[String] {
+        &self.include_roots
+    }
+
     pub fn document(&self, uri: &str) -> Option<&Document> {
         self.docs.get(uri)
     }

@@ -63,16 +63,25 @@ fn readme_opens_with_the_run_and_test_commands_ci_uses() {
     assert_eq!(info, "sh");
     let commands: Vec<&str> = body.lines().collect();
     assert_eq!(commands.len(), 2, "{body}");
-    assert!(commands[0].starts_with("cargo run --release -p rex -- "));
-    let example = commands[0].rsplit(' ').next().unwrap_or_default();
+    // The main job on the embedded default: a script that installs what is missing and
+    // fills the holes of an example.
+    assert_eq!(commands[0], "bash scripts/quickstart.sh");
+    let script = read("scripts/quickstart.sh");
+    let example = script
+        .split_whitespace()
+        .find(|w| w.starts_with("examples/") && w.ends_with(".rex"))
+        .expect("the quickstart fills an example");
     assert!(repo().join(example).is_file(), "{example} exists");
+    assert!(script.contains(" fill "), "the quickstart runs `rex fill`");
     assert_eq!(commands[1], "cargo test --workspace");
 
     let ci = read(".ci/run");
-    assert!(
-        ci.lines().any(|l| l.trim() == commands[1]),
-        ".ci/run runs README's test command verbatim"
-    );
+    for command in commands {
+        assert!(
+            ci.lines().any(|l| l.trim() == command),
+            ".ci/run runs README's command `{command}` verbatim"
+        );
+    }
 }
 
 #[test]

@@ -123,10 +123,50 @@ pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail 
         a.free_vars(&mut v);
         !v.is_empty()
     });
-    if has_flexible {
+    // Unresolved variables only postpone the answer when some instance (or given) could
+    // still apply once they are known: `Num ('a -> 'b)` has no instance whatever 'a is.
+    if has_flexible
+        && (could_match_later(env, pred) || givens.iter().any(|g| g.class == pred.class))
+    {
         Entail::Unknown
     } else {
         Entail::No
+    }
+}
+
+/// Whether some instance of `pred`'s class has a head that `pred` could still match once
+/// its variables are known.
+fn could_match_later(env: &Env, pred: &Pred) -> bool {
+    env.instances.iter().any(|inst| {
+        inst.class == pred.class
+            && inst
+                .head
+                .iter()
+                .zip(&pred.args)
+                .all(|(h, a)| shapes_agree(h, a))
+    })
+}
+
+/// Whether an instance head `h` and a type `a` could be made equal: they differ in no
+/// constructor where both are known.
+fn shapes_agree(h: &Ty, a: &Ty) -> bool {
+    match (h, a) {
+        (Ty::Gen(_), _) | (_, Ty::Var(_)) | (_, Ty::Unknown) | (_, Ty::Rigid(_)) => true,
+        (Ty::Con(x), Ty::Con(y)) => x == y,
+        (Ty::App(f1, a1), Ty::App(f2, a2)) | (Ty::Fun(f1, a1), Ty::Fun(f2, a2)) => {
+            shapes_agree(f1, f2) && shapes_agree(a1, a2)
+        }
+        (Ty::Tuple(xs), Ty::Tuple(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| shapes_agree(x, y))
+        }
+        (Ty::Record(xs), Ty::Record(ys)) => {
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(x, y)| x.0 == y.0 && shapes_agree(&x.1, &y.1))
+        }
+        _ => false,
     }
 }
 

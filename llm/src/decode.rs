@@ -1,0 +1,366 @@
+//! One sample of a fill, decoded token by token under the constraint layers. Like a
+//! sampler chain, each layer does one thing to the model's candidates:
+//!
+//! 1. **order**: the model's logits, with temperature and Gumbel noise (seeded), give the
+//!    order in which tokens are tried; the most likely come first.
+//! 2. **bias** (optional): names the semantic loop finds type-compatible at the hole get a
+//!    bounded bonus where the model starts a name (a nudge, never a mask).
+//! 3. **grammar**: llguidance's mask for the per-hole Lark grammar.
+//! 4. **types**: the oracle keeps a token only if the text it makes can still be completed
+//!    to a well-typed fill.
+//!
+//! The first token that passes every layer is taken; the model's first choices pass
+//! almost always, so the full mask is walked only when the first `FIRST_TRIES` fail. The
+//! sample ends where the grammar accepts and the model ends the expression (its most
+//! likely token is an end, a new line, or something the grammar cannot continue with),
+//! and the text is checked once more as a whole.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use llguidance::Matcher;
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::engine::{Engine, EngineError, Token};
+use crate::oracle::Oracle;
+
+/// Tokens tried in the model's order before the whole grammar mask is walked.
+pub const FIRST_TRIES: usize = 24;
+
+/// Tokens of the full mask the fallback walk offers the oracle before giving up.
+pub const MAX_FALLBACK_TRIES: usize = 512;
+
+/// Log-probability bonus for a token that starts a type-compatible name (a nudge).
+pub const NAME_BONUS: f32 = 2.0;
+
+/// How one sample is decoded.
+#[derive(Clone, Debug)]
+pub struct DecodeOptions {
+    pub max_tokens: usize,
+    /// 0 is greedy.
+    pub temperature: f32,
+    /// Apply the grammar mask and the type oracle (off: the model alone, for the ablation).
+    pub constrain: bool,
+}
+
+/// Why a sample ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum End {
+    /// The model ended a complete expression.
+    Finished,
+    /// The token budget ran out.
+    MaxTokens,
+    /// No token passed the constraints (the grammar or the oracle had nothing left).
+    DeadEnd,
+    /// The request was cancelled.
+    Cancelled,
+}
+
+/// One decoded sample.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub text: String,
+    /// Sum of the model's log-probabilities (temperature 1) of the tokens taken.
+    pub logprob: f64,
+    pub tokens: usize,
+    pub end: End,
+    /// Tokens the oracle refused (the grammar's refusals are not counted).
+    pub oracle_rejections: usize,
+}
+
+impl Sample {
+    /// Log-probability per token, the ranking key (longer fills are not penalised for
+    /// their length).
+    pub fn mean_logprob(&self) -> f64 {
+        if self.tokens == 0 {
+            self.logprob
+        } else {
+            self.logprob / self.tokens as f64
+        }
+    }
+}
+
+/// The constraint layers of one sample.
+pub struct Layers<'a, 'db> {
+    /// The grammar, fresh (nothing consumed) for this sample.
+    pub grammar: Option<Matcher>,
+    pub oracle: Option<&'a mut Oracle<'db>>,
+    /// Names the semantic loop offers at the hole, for the bias layer.
+    pub names: &'a [String],
+    /// The program text after the hole: a model that starts writing it has ended the fill.
+    pub after: &'a str,
+}
+
+/// Keywords that cannot go on an expression: a model that writes one after a complete
+/// expression has ended the fill (`let x = <fill> in ...`).
+const ENDING_KEYWORDS: &[&str] = &["in", "then", "else"];
+
+/// Whether the token `bytes` ends the fill rather than continuing it.
+fn ends_fill(bytes: &[u8], after: &str) -> bool {
+    if bytes.first() == Some(&b'\n') {
+        return true;
+    }
+    let Ok(s) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let word = s.trim();
+    if word.is_empty() {
+        return false;
+    }
+    let after = after.trim_start();
+    // The token writes the first word of what follows the hole, whole.
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let writes_after = after.starts_with(word)
+        && !(word.ends_with(ident) && after[word.len()..].starts_with(ident));
+    ENDING_KEYWORDS.contains(&word) || writes_after
+}
+
+/// Decodes one sample after the prompt (the engine holds the prompt's `prompt_len` tokens).
+pub fn decode(
+    engine: &mut dyn Engine,
+    prompt_len: usize,
+    layers: &mut Layers<'_, '_>,
+    opts: &DecodeOptions,
+    rng: &mut StdRng,
+    cancel: &AtomicBool,
+) -> Result<Sample, EngineError> {
+    engine.rewind(prompt_len)?;
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut sample = Sample {
+        text: String::new(),
+        logprob: 0.0,
+        tokens: 0,
+        end: End::MaxTokens,
+        oracle_rejections: 0,
+    };
+    // Unconstrained, the grammar only tells where the expression ends; once the model
+    // leaves it, it is dropped and the sample runs to a new line.
+    let mut grammar = layers.grammar.take();
+    for _ in 0..opts.max_tokens {
+        if cancel.load(Ordering::Relaxed) {
+            sample.end = End::Cancelled;
+            break;
+        }
+        let logits = engine.logits().to_vec();
+        let log_probs = log_softmax(&logits);
+        let top = argmax(&logits);
+        let accepting = grammar
+            .as_mut()
+            .is_some_and(|m| m.is_accepting().unwrap_or(false));
+        let mask = match grammar.as_mut() {
+            Some(m) => m.compute_mask().ok(),
+            None => None,
+        };
+        let allowed = |t: Token| mask.as_ref().is_none_or(|m| m.is_allowed(t));
+        let top_ends = engine.is_end(top)
+            || ends_fill(&engine.token_bytes(top), layers.after)
+            || (mask.is_some() && !allowed(top));
+        let text_so_far = String::from_utf8_lossy(&bytes).into_owned();
+        let nonempty = !text_so_far.trim().is_empty();
+        if nonempty && top_ends && (accepting || grammar.is_none()) {
+            let complete = match layers.oracle.as_deref_mut() {
+                Some(o) if opts.constrain => o.fill_ok(text_so_far.trim()),
+                _ => true,
+            };
+            if complete {
+                sample.end = End::Finished;
+                break;
+            }
+        }
+        let order = token_order(&logits, layers.names, engine, &bytes, opts.temperature, rng);
+        let mut chosen = None;
+        for &t in order.iter().take(FIRST_TRIES) {
+            if engine.is_end(t) {
+                continue;
+            }
+            if opts.constrain && !allowed(t) {
+                continue;
+            }
+            // A new line ends a fill (the fill is written on one line: a line starting
+            // in column 0 would begin a new declaration).
+            if engine.token_bytes(t).contains(&b'\n') && (nonempty || opts.constrain) {
+                continue;
+            }
+            if opts.constrain && !oracle_keeps(layers, &bytes, engine, t, &mut sample) {
+                continue;
+            }
+            chosen = Some(t);
+            break;
+        }
+        if chosen.is_none() && opts.constrain {
+            chosen = fallback(engine, &logits, &allowed, layers, &bytes, &mut sample);
+        }
+        let Some(t) = chosen else {
+            sample.end = End::DeadEnd;
+            break;
+        };
+        if let Some(m) = grammar.as_mut() {
+            if m.consume_token(t).is_err() || m.is_error() {
+                if opts.constrain {
+                    sample.end = End::DeadEnd;
+                    break;
+                }
+                grammar = None;
+            }
+        }
+        bytes.extend_from_slice(&engine.token_bytes(t));
+        sample.logprob += f64::from(log_probs[t as usize]);
+        sample.tokens += 1;
+        engine.append(t)?;
+    }
+    sample.text = String::from_utf8_lossy(&bytes).trim().to_string();
+    Ok(sample)
+}
+
+/// Whether the oracle keeps the text `bytes` + token `t` (text cut inside a UTF-8
+/// character is kept until the character is whole).
+fn oracle_keeps(
+    layers: &mut Layers<'_, '_>,
+    bytes: &[u8],
+    engine: &dyn Engine,
+    t: Token,
+    sample: &mut Sample,
+) -> bool {
+    let Some(oracle) = layers.oracle.as_deref_mut() else {
+        return true;
+    };
+    let mut next = bytes.to_vec();
+    next.extend_from_slice(&engine.token_bytes(t));
+    let Ok(text) = std::str::from_utf8(&next) else {
+        return true;
+    };
+    let ok = oracle.prefix_ok(text);
+    if !ok {
+        sample.oracle_rejections += 1;
+    }
+    ok
+}
+
+/// The grammar's whole mask in the model's order, offered to the oracle.
+fn fallback(
+    engine: &dyn Engine,
+    logits: &[f32],
+    allowed: &dyn Fn(Token) -> bool,
+    layers: &mut Layers<'_, '_>,
+    bytes: &[u8],
+    sample: &mut Sample,
+) -> Option<Token> {
+    let mut candidates: Vec<Token> = (0..logits.len() as Token)
+        .filter(|&t| allowed(t) && !engine.is_end(t))
+        .collect();
+    candidates.sort_by(|a, b| logits[*b as usize].total_cmp(&logits[*a as usize]));
+    candidates
+        .into_iter()
+        .take(MAX_FALLBACK_TRIES)
+        .find(|&t| oracle_keeps(layers, bytes, engine, t, sample))
+}
+
+/// The order in which tokens are tried: by logit over temperature plus Gumbel noise (a
+/// sample without replacement), the bias bonus added; greedy when the temperature is 0.
+fn token_order(
+    logits: &[f32],
+    names: &[String],
+    engine: &dyn Engine,
+    bytes: &[u8],
+    temperature: f32,
+    rng: &mut StdRng,
+) -> Vec<Token> {
+    // Only the head of the distribution matters for the first tries.
+    let mut head: Vec<Token> = (0..logits.len() as Token).collect();
+    let k = (FIRST_TRIES * 4).min(head.len());
+    if k < head.len() {
+        head.select_nth_unstable_by(k, |a, b| {
+            logits[*b as usize].total_cmp(&logits[*a as usize])
+        });
+        head.truncate(k);
+    }
+    let starting_name = !bytes
+        .last()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    let mut keyed: Vec<(f32, Token)> = head
+        .into_iter()
+        .map(|t| {
+            let mut key = logits[t as usize];
+            if starting_name && !names.is_empty() {
+                key += name_bonus(names, &engine.token_bytes(t));
+            }
+            if temperature > 0.0 {
+                let u: f32 = rng.random_range(f32::EPSILON..1.0);
+                key = key / temperature - (-u.ln()).ln();
+            }
+            (key, t)
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    keyed.into_iter().map(|(_, t)| t).collect()
+}
+
+/// The bonus for a token that starts one of `names` (after optional spaces or brackets).
+fn name_bonus(names: &[String], token: &[u8]) -> f32 {
+    let Ok(s) = std::str::from_utf8(token) else {
+        return 0.0;
+    };
+    let word = s.trim_start_matches([' ', '(', '\n']);
+    if word.len() < 2 {
+        return 0.0;
+    }
+    if names
+        .iter()
+        .any(|n| n.starts_with(word) || word.starts_with(n.as_str()))
+    {
+        NAME_BONUS
+    } else {
+        0.0
+    }
+}
+
+fn argmax(xs: &[f32]) -> Token {
+    let mut best = 0;
+    for (i, x) in xs.iter().enumerate() {
+        if *x > xs[best] {
+            best = i;
+        }
+    }
+    best as Token
+}
+
+/// Log-probabilities of the logits (temperature 1).
+pub fn log_softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = logits.iter().map(|x| (x - max).exp()).sum();
+    let log_sum = sum.ln() + max;
+    logits.iter().map(|x| x - log_sum).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_softmax_sums_to_one() {
+        let lp = log_softmax(&[1.0, 2.0, 3.0]);
+        let total: f32 = lp.iter().map(|x| x.exp()).sum();
+        assert!((total - 1.0).abs() < 1e-5);
+        assert!(lp[2] > lp[1] && lp[1] > lp[0]);
+    }
+
+    #[test]
+    fn a_fill_ends_where_the_program_goes_on() {
+        assert!(ends_fill(b" in", ""));
+        assert!(ends_fill(b")", ") + 1"));
+        assert!(ends_fill(b"\n", "x"));
+        assert!(!ends_fill(b" index", " in x"));
+        assert!(!ends_fill(b" ", " in x"));
+        assert!(!ends_fill(b" i", " in x"));
+    }
+
+    #[test]
+    fn name_bonus_rewards_the_start_of_a_known_name() {
+        let names = vec!["qc_label_from_sensor".to_string()];
+        assert_eq!(name_bonus(&names, b" qc"), NAME_BONUS);
+        assert_eq!(name_bonus(&names, b"(qc_label"), NAME_BONUS);
+        assert_eq!(name_bonus(&names, b" Ok"), 0.0);
+        assert_eq!(name_bonus(&names, b" "), 0.0);
+    }
+}

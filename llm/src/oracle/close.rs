@@ -1,0 +1,295 @@
+//! Closing a prefix: the text that turns an unfinished fill into a whole expression by
+//! filling what is missing with holes. A small scanner over the project's own tokens keeps
+//! a stack of what is open (brackets, `let`, `if`, `match`, lambdas) and whether the text
+//! ends where an expression or a pattern must come; the closing then writes `?` for each
+//! missing expression, `_` for each missing pattern, and the keywords and brackets that
+//! end each open construct, innermost first.
+//!
+//! Two places are not checked piece by piece, only as a whole: an unfinished record or
+//! dictionary literal (its missing fields would be errors) stands as one hole from its
+//! `{` on, and an unfinished type annotation (`: T`, `is T`) is left out.
+
+use rex_compiler::syntax::lexer::lex;
+use rex_compiler::syntax::token::Tok;
+
+/// What is open at the end of a prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    Paren,
+    Bracket,
+    Brace,
+    /// `let`: in a binding's pattern (`false`) or value (`true`).
+    Let {
+        in_value: bool,
+    },
+    If(IfStage),
+    Match(MatchStage),
+    Lambda {
+        in_body: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IfStage {
+    Cond,
+    Then,
+    Else,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MatchStage {
+    Scrutinee,
+    Pattern,
+    Body,
+}
+
+/// What the end of the prefix waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    Expr,
+    Pattern,
+    /// A complete operand: anything may follow (an operator, an argument, a closer).
+    Any,
+}
+
+/// A prefix made whole: `text` (the prefix, perhaps cut short, with what it ends waiting
+/// for) then `closers`, innermost first. A continuation may go before any closer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closing {
+    pub text: String,
+    pub closers: Vec<&'static str>,
+}
+
+impl Closing {
+    /// The whole text, with `cont` inserted after the first `level` closers.
+    pub fn with(&self, level: usize, cont: &str) -> String {
+        self.with_each(&[(level, cont)])
+    }
+
+    /// The whole text, with each `(level, cont)` inserted after the first `level` closers
+    /// (levels in increasing order).
+    pub fn with_each(&self, inserts: &[(usize, &str)]) -> String {
+        let mut s = self.text.clone();
+        for i in 0..=self.closers.len() {
+            for (_, cont) in inserts.iter().filter(|(level, _)| *level == i) {
+                s.push_str(cont);
+            }
+            if let Some(c) = self.closers.get(i) {
+                s.push_str(c);
+            }
+        }
+        s
+    }
+}
+
+/// The closing of `prefix`, or None when the prefix cannot be read as the start of an
+/// expression (a closer with nothing open).
+pub fn closing(prefix: &str) -> Option<Closing> {
+    let (tokens, _) = lex(prefix);
+    let mut stack: Vec<(Open, usize)> = Vec::new();
+    let mut next = Next::Expr;
+    // Where an unfinished type annotation starts, and the stack depth there.
+    let mut annotation: Option<(usize, usize)> = None;
+    for t in &tokens {
+        let start = t.span.start as usize;
+        match t.tok {
+            Tok::Is => annotation = Some((start, stack.len())),
+            Tok::Colon if !matches!(stack.last(), Some((Open::Brace, _))) => {
+                annotation = Some((start, stack.len()))
+            }
+            Tok::Eq | Tok::Comma | Tok::In | Tok::Then | Tok::Else | Tok::When => {
+                annotation = annotation.filter(|(_, depth)| stack.len() > *depth)
+            }
+            _ => {}
+        }
+        next = match t.tok {
+            Tok::LParen => {
+                stack.push((Open::Paren, start));
+                Next::Expr
+            }
+            Tok::LBracket => {
+                stack.push((Open::Bracket, start));
+                Next::Expr
+            }
+            Tok::LBrace => {
+                stack.push((Open::Brace, start));
+                Next::Expr
+            }
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                let want = match t.tok {
+                    Tok::RParen => Open::Paren,
+                    Tok::RBracket => Open::Bracket,
+                    _ => Open::Brace,
+                };
+                let at = stack.iter().rposition(|(o, _)| *o == want)?;
+                stack.truncate(at);
+                annotation = annotation.filter(|(_, depth)| stack.len() >= *depth);
+                Next::Any
+            }
+            Tok::Let => {
+                stack.push((Open::Let { in_value: false }, start));
+                Next::Pattern
+            }
+            Tok::Eq => {
+                if let Some((Open::Let { in_value }, _)) = stack.last_mut() {
+                    *in_value = true;
+                }
+                Next::Expr
+            }
+            Tok::Comma => match stack.last_mut() {
+                Some((Open::Let { in_value }, _)) => {
+                    *in_value = false;
+                    Next::Pattern
+                }
+                _ => Next::Expr,
+            },
+            Tok::In => {
+                let at = stack
+                    .iter()
+                    .rposition(|(o, _)| matches!(o, Open::Let { .. }))?;
+                stack.truncate(at);
+                Next::Expr
+            }
+            Tok::If => {
+                stack.push((Open::If(IfStage::Cond), start));
+                Next::Expr
+            }
+            Tok::Then | Tok::Else => {
+                let at = stack.iter().rposition(|(o, _)| matches!(o, Open::If(_)))?;
+                stack.truncate(at + 1);
+                stack[at].0 = Open::If(if t.tok == Tok::Then {
+                    IfStage::Then
+                } else {
+                    IfStage::Else
+                });
+                Next::Expr
+            }
+            Tok::Match => {
+                stack.push((Open::Match(MatchStage::Scrutinee), start));
+                Next::Expr
+            }
+            Tok::When => {
+                let at = stack
+                    .iter()
+                    .rposition(|(o, _)| matches!(o, Open::Match(_)))?;
+                stack.truncate(at + 1);
+                stack[at].0 = Open::Match(MatchStage::Pattern);
+                Next::Pattern
+            }
+            Tok::Backslash => {
+                stack.push((Open::Lambda { in_body: false }, start));
+                Next::Pattern
+            }
+            Tok::Arrow => {
+                let at = stack.iter().rposition(|(o, _)| {
+                    matches!(
+                        o,
+                        Open::Lambda { in_body: false } | Open::Match(MatchStage::Pattern)
+                    )
+                })?;
+                stack.truncate(at + 1);
+                stack[at].0 = match stack[at].0 {
+                    Open::Lambda { .. } => Open::Lambda { in_body: true },
+                    _ => Open::Match(MatchStage::Body),
+                };
+                Next::Expr
+            }
+            Tok::Op(_) | Tok::Minus | Tok::Star | Tok::LtEq | Tok::ColonColon => match next {
+                // `-` before an operand, or `::` in a pattern.
+                Next::Pattern => Next::Pattern,
+                _ => Next::Expr,
+            },
+            Tok::Colon => Next::Pattern,
+            Tok::With => Next::Expr,
+            Tok::Is => Next::Pattern,
+            Tok::Dot => Next::Any,
+            _ => match next {
+                Next::Pattern => Next::Pattern,
+                _ => Next::Any,
+            },
+        };
+        // After a pattern's first word, the pattern may be whole.
+        if next == Next::Pattern
+            && matches!(
+                t.tok,
+                Tok::Ident(_) | Tok::Underscore | Tok::Upper(_) | Tok::Int(_) | Tok::Str(_)
+            )
+        {
+            next = Next::Any;
+        }
+    }
+    let mut text = prefix.to_string();
+    if let Some(outer) = stack.iter().position(|(o, _)| *o == Open::Brace) {
+        // An unfinished record or dictionary stands as one hole.
+        text.truncate(stack[outer].1);
+        text.push('?');
+        stack.truncate(outer);
+        next = Next::Any;
+    } else if let Some((at, _)) = annotation {
+        // An unfinished annotation is left out; what it annotated is whole.
+        text.truncate(at);
+        text.truncate(text.trim_end().len());
+        next = Next::Any;
+    }
+    match next {
+        Next::Expr => text.push_str(" ?"),
+        Next::Pattern => text.push_str(" _"),
+        Next::Any => {}
+    }
+    let closers = stack
+        .iter()
+        .rev()
+        .map(|(open, _)| match open {
+            Open::Paren => ")",
+            Open::Bracket => "]",
+            Open::Brace => "}",
+            Open::Let { in_value: false } => " = ? in ?",
+            Open::Let { in_value: true } => " in ?",
+            Open::If(IfStage::Cond) => " then ? else ?",
+            Open::If(IfStage::Then) => " else ?",
+            Open::If(IfStage::Else) => "",
+            Open::Match(MatchStage::Scrutinee) => " when _ -> ?",
+            Open::Match(MatchStage::Pattern) => " -> ?",
+            Open::Match(MatchStage::Body) => "",
+            Open::Lambda { in_body: false } => " -> ?",
+            Open::Lambda { in_body: true } => "",
+        })
+        .collect();
+    Some(Closing { text, closers })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closing;
+
+    fn closed(p: &str) -> String {
+        closing(p).map_or_else(|| "<none>".into(), |c| c.with(0, ""))
+    }
+
+    #[test]
+    fn closes_what_is_open() {
+        assert_eq!(closed("Ok (classify_ph"), "Ok (classify_ph)");
+        assert_eq!(closed("f x +"), "f x + ?");
+        assert_eq!(closed("\\x"), "\\x -> ?");
+        assert_eq!(closed("\\"), "\\ _ -> ?");
+        assert_eq!(closed("let y"), "let y = ? in ?");
+        assert_eq!(closed("let y = f"), "let y = f in ?");
+        assert_eq!(closed("if a"), "if a then ? else ?");
+        assert_eq!(closed("if a then b"), "if a then b else ?");
+        assert_eq!(closed("match x"), "match x when _ -> ?");
+        assert_eq!(closed("match x when Ok"), "match x when Ok -> ?");
+        assert_eq!(
+            closed("match x when Ok p -> [p,"),
+            "match x when Ok p -> [p, ?]"
+        );
+        assert_eq!(closed("(a, (b"), "(a, (b))");
+        assert_eq!(closed(""), " ?");
+        assert_eq!(closing("a)"), None);
+        assert_eq!(closed("User { name = \"Ada\""), "User ?");
+        assert_eq!(closed("f ({ a = 1"), "f (?)");
+        assert_eq!(closed("let x : Res"), "let x = ? in ?");
+        assert_eq!(closed("x is Dict"), "x");
+        assert_eq!(closed("\\(x : Li"), "\\(x) -> ?");
+        assert_eq!(closed("\\{ a: p"), "\\? -> ?");
+    }
+}

@@ -1,0 +1,289 @@
+//! The type oracle: may a prefix of a fill still become a fill that type-checks? Typed
+//! holes make the question cheap. The prefix is closed with holes (`close`), written in
+//! place of the hole and the item re-checked through the same path every assist verifies
+//! with (`rex_ide::verify`); a prefix is kept when the item has no more errors than it has
+//! with the hole (hole reports are information, not errors).
+//!
+//! Closing with holes tests one completion, but a prefix is completable if some completion
+//! is: `parse_ph reading` is wrong for `Result string string` as it stands, yet could go on
+//! as an argument list, an operator or a projection that changes its type. So a prefix the
+//! closed check refuses is tried once more with those continuations (`reach`) before it is
+//! refused. A name cut short (`qc_label_fr`) is tried as each name it could become.
+//!
+//! Soundness comes first: whenever the prefix cannot be closed into text the parser reads
+//! (a construct the closing does not know), it is kept.
+
+mod close;
+mod reach;
+
+use std::collections::HashMap;
+
+use rex_compiler::db::{Database, SourceFile};
+use rex_compiler::diagnostic::Code;
+use rex_compiler::syntax::lexer::lex;
+use rex_compiler::syntax::token::Tok;
+use rex_compiler::types::Ty;
+use rex_compiler::Position;
+use rex_ide::context::Context;
+use rex_ide::edit::Replace;
+use rex_ide::locate::Document;
+use rex_ide::verify::{item_errors_where, ItemErrors};
+
+pub use close::{closing, Closing};
+
+use crate::grammar::KEYWORDS;
+
+/// Names tried for a name the prefix ends inside.
+const MAX_NAME_COMPLETIONS: usize = 24;
+
+/// Every symbol the language writes; a prefix ending in part of one may become it.
+const SYMBOLS: &[&str] = &[
+    "||", "&&", "==", "!=", "<=", ">=", "<", ">", "::", "++", "+", "-", "*", "/", "%", "->", "=",
+    ":", ".",
+];
+
+pub struct Oracle<'db> {
+    doc: Document<'db>,
+    item: usize,
+    /// The hole's absolute byte range.
+    hole: (usize, usize),
+    baseline: ItemErrors,
+    /// The same, counted as prefixes are (`prefix_counts`).
+    prefix_baseline: ItemErrors,
+    expected: Option<Ty>,
+    /// Names a cut-short name may become: values, constructors, types, keywords.
+    names: Vec<String>,
+    /// Record field names of the program's types, for projections.
+    fields: Vec<String>,
+    cache: HashMap<String, bool>,
+    checks: usize,
+}
+
+impl<'db> Oracle<'db> {
+    /// The oracle of the hole at `pos`; None when `pos` is not on a hole.
+    pub fn new(db: &'db Database, file: SourceFile, pos: Position) -> Option<Oracle<'db>> {
+        let ctx = Context::new(db, file, pos);
+        let at = ctx.at.as_ref()?;
+        let hole = at.hole()?;
+        let span = at.abs(at.item.arena.expr(hole).span);
+        let item = at.index;
+        let doc = Document::new(db, file);
+        let baseline = item_errors_where(&doc, item, &[], |_| true)?;
+        let prefix_baseline = item_errors_where(&doc, item, &[], prefix_counts)?;
+        let mut names: Vec<String> = ctx.locals.iter().map(|l| l.name.clone()).collect();
+        names.extend(ctx.globals.iter().map(|g| g.name.clone()));
+        names.extend(ctx.env.types.keys().map(|k| k.to_string()));
+        names.extend(ctx.env.type_aliases.keys().map(|k| k.to_string()));
+        names.extend(ctx.env.module_aliases.keys().map(|k| k.to_string()));
+        names.extend(KEYWORDS.iter().map(|k| k.to_string()));
+        names.sort();
+        names.dedup();
+        let fields = reach::field_names(ctx.env);
+        names.extend(fields.iter().cloned());
+        names.sort();
+        names.dedup();
+        Some(Oracle {
+            doc,
+            item,
+            hole: (span.start as usize, span.end as usize),
+            baseline,
+            prefix_baseline,
+            expected: ctx.expected.clone(),
+            names,
+            fields,
+            cache: HashMap::new(),
+            checks: 0,
+        })
+    }
+
+    pub fn expected(&self) -> Option<&Ty> {
+        self.expected.as_ref()
+    }
+
+    /// Item re-checks made so far (the oracle's cost).
+    pub fn checks(&self) -> usize {
+        self.checks
+    }
+
+    /// Whether `prefix` can still be completed to a fill that type-checks.
+    pub fn prefix_ok(&mut self, prefix: &str) -> bool {
+        if let Some(v) = self.cache.get(prefix) {
+            return *v;
+        }
+        let v = self.decide(prefix);
+        self.cache.insert(prefix.to_string(), v);
+        v
+    }
+
+    /// Whether the whole `fill` type-checks in place of the hole.
+    pub fn fill_ok(&mut self, fill: &str) -> bool {
+        if fill.trim().is_empty() {
+            return false;
+        }
+        matches!(self.check(fill, true), Verdict::Fits)
+    }
+
+    fn decide(&mut self, prefix: &str) -> bool {
+        let mut unreadable = true;
+        for variant in self.variants(prefix) {
+            let Some(close) = closing(&variant) else {
+                continue;
+            };
+            match self.check(&close.with(0, ""), false) {
+                Verdict::Fits => return true,
+                Verdict::Unreadable => continue,
+                Verdict::Mistyped => unreadable = false,
+            }
+            if self.reachable(&close) {
+                return true;
+            }
+        }
+        // No variant the parser could read: the closing does not know this construct.
+        unreadable
+    }
+
+    /// The texts the prefix may stand for: itself, and when it ends inside a name or a
+    /// symbol, each name or symbol that part could grow into.
+    fn variants(&self, prefix: &str) -> Vec<String> {
+        let mut out = vec![prefix.to_string()];
+        if prefix.ends_with(char::is_whitespace) {
+            return out;
+        }
+        let (tokens, _) = lex(prefix);
+        let Some(last) = tokens.last() else {
+            return out;
+        };
+        if last.span.end as usize != prefix.len() {
+            return out;
+        }
+        let start = last.span.start as usize;
+        let stem = &prefix[..start];
+        let part = &prefix[start..];
+        match last.tok {
+            Tok::Underscore => {
+                // `_` is a pattern, or the start of a name: as a fresh name it checks
+                // only where a binder may stand.
+                out.push(format!("{prefix}x"));
+                out.extend(
+                    self.names
+                        .iter()
+                        .filter(|n| n.starts_with('_') && n.len() > 1)
+                        .take(MAX_NAME_COMPLETIONS)
+                        .map(|n| format!("{stem}{n}")),
+                );
+            }
+            Tok::Ident(_) | Tok::Upper(_) => {
+                let mut binders: Vec<String> = tokens
+                    .iter()
+                    .filter_map(|t| match t.tok {
+                        Tok::Ident(s) => Some(s.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                binders.sort();
+                binders.dedup();
+                let grown = self
+                    .names
+                    .iter()
+                    .chain(binders.iter())
+                    .filter(|n| n.len() > part.len() && n.starts_with(part))
+                    .take(MAX_NAME_COMPLETIONS);
+                out.extend(grown.map(|n| format!("{stem}{n}")));
+            }
+            Tok::Int(_) => out.push(format!("{prefix}.0")),
+            Tok::Op(_)
+            | Tok::Minus
+            | Tok::Star
+            | Tok::LtEq
+            | Tok::ColonColon
+            | Tok::Colon
+            | Tok::Eq
+            | Tok::Dot
+            | Tok::Arrow => {
+                out.extend(
+                    SYMBOLS
+                        .iter()
+                        .filter(|s| s.len() > part.len() && s.starts_with(part))
+                        .map(|s| format!("{stem}{s}")),
+                );
+            }
+            Tok::Str(s) if !s.ends_with('"') || s.len() < 2 => out.push(format!("{prefix}\"")),
+            _ => {}
+        }
+        // A comment left open is closed before anything else.
+        if let Some(open) = prefix.rfind("{-") {
+            if !prefix[open..].contains("-}") {
+                out.insert(0, format!("{prefix} -}}"));
+            }
+        }
+        out
+    }
+
+    /// Whether some continuation, at the end of the prefix or after any of its closers,
+    /// type-checks.
+    fn reachable(&mut self, close: &Closing) -> bool {
+        let conts = reach::continuations(&self.fields);
+        for level in 0..=close.closers.len() {
+            for cont in &conts {
+                if matches!(self.check(&close.with(level, cont), false), Verdict::Fits) {
+                    return true;
+                }
+            }
+        }
+        // The inner expression goes on and so does an application around it:
+        // `filter (\n -> n` + ` == ?` inside, ` ?` outside.
+        for outer in 1..=close.closers.len() {
+            for args in reach::ARGUMENT_PADDINGS {
+                for cont in &conts {
+                    let text = close.with_each(&[(0, cont), (outer, args)]);
+                    if matches!(self.check(&text, false), Verdict::Fits) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The item re-checked with `fill` (parenthesised, on one line) in place of the hole;
+    /// a `whole` fill is held to every error, a closed prefix not to ambiguity (which the
+    /// holes it was closed with may be all that leaves open).
+    fn check(&mut self, fill: &str, whole: bool) -> Verdict {
+        self.checks += 1;
+        let text = format!("({})", fill.replace(['\n', '\r'], " "));
+        let edit = Replace::new((self.hole.0..self.hole.1).into(), text);
+        let (after, baseline) = if whole {
+            (
+                item_errors_where(&self.doc, self.item, &[edit], |_| true),
+                self.baseline,
+            )
+        } else {
+            (
+                item_errors_where(&self.doc, self.item, &[edit], prefix_counts),
+                self.prefix_baseline,
+            )
+        };
+        let Some(after) = after else {
+            return Verdict::Unreadable;
+        };
+        if after.syntax > baseline.syntax {
+            Verdict::Unreadable
+        } else if after.total() <= baseline.total() {
+            Verdict::Fits
+        } else {
+            Verdict::Mistyped
+        }
+    }
+}
+
+/// The errors a closed prefix is held to: all but ambiguity.
+fn prefix_counts(d: &rex_compiler::Diagnostic) -> bool {
+    d.code != Code::AmbiguousType
+}
+
+enum Verdict {
+    Fits,
+    Mistyped,
+    /// The text does not parse (or no longer reads as one item).
+    Unreadable,
+}

@@ -1,0 +1,161 @@
+//! The type oracle both ways. It must never refuse a prefix of a well-typed fill: every
+//! expression of every conformance program is cut to a hole and each of its prefixes
+//! offered to the oracle at that hole. And it should refuse prefixes that cannot be
+//! completed: hand-made ones on the pH program of the LLMS guide.
+
+use std::path::Path;
+
+use rex_compiler::db::Database;
+use rex_compiler::syntax::lexer::lex;
+use rex_compiler::syntax::parser::parse_text;
+use rex_compiler::LineIndex;
+use rex_llm::oracle::Oracle;
+
+const PH: &str = include_str!("../../examples/holes.rex");
+
+fn ph_oracle_verdicts(prefixes: &[&str]) -> Vec<(String, bool)> {
+    let db = Database::new();
+    let file = db.add_file("ph.rex", PH.to_string());
+    let offset = PH.rfind('?').expect("the pH program has a hole");
+    let pos = LineIndex::new(PH).position(PH, offset);
+    let mut oracle = Oracle::new(&db, file, pos).expect("the position is on a hole");
+    prefixes
+        .iter()
+        .map(|p| (p.to_string(), oracle.prefix_ok(p)))
+        .collect()
+}
+
+#[test]
+fn completable_prefixes_are_kept() {
+    let kept = [
+        "qc_label_from_sensor sensor_reading",
+        "qc_label_from",
+        "qc_label_from_sensor",
+        "Ok (classify_ph",
+        "Ok (classify_ph 7.",
+        "match (parse_ph sensor_reading) when Ok p -> Ok (classify_ph p)",
+        "match (parse_ph sensor_reading) when Ok p ->",
+        "let r = parse_ph sensor_reading in",
+        "if sensor_reading == \"7.3\" then Ok \"a\" else",
+        "Err",
+        "E",
+        "",
+        "(",
+        "\\",
+    ];
+    for (p, ok) in ph_oracle_verdicts(&kept) {
+        assert!(ok, "refused the completable prefix `{p}`");
+    }
+}
+
+#[test]
+fn prefixes_that_cannot_be_completed_are_refused() {
+    let refused = [
+        "parse_ph 3",
+        "3",
+        "\"abc\"",
+        "true",
+        "Err 3",
+        "Ok (parse_ph",
+        "Ok 3",
+        "classify_ph",
+        "parse_ph",
+        "parse_ph sensor_reading",
+        "unknown_name",
+        "_",
+        "[",
+    ];
+    for (p, ok) in ph_oracle_verdicts(&refused) {
+        assert!(
+            !ok,
+            "kept the prefix `{p}`, which no completion can make well-typed"
+        );
+    }
+}
+
+/// Every expression of every conformance program, cut to a hole; all its prefixes at
+/// token boundaries and inside its last token must be kept.
+#[test]
+fn no_prefix_of_a_conformance_expression_is_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("skipped: ../shared/conformance not found");
+        return;
+    };
+    let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    let (mut exprs, mut prefixes, mut checks) = (0usize, 0usize, 0usize);
+    let mut refused = Vec::new();
+    for f in files {
+        if f.extension().is_none_or(|e| e != "rex") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let parsed = parse_text(&text);
+        if parsed.diagnostics.iter().any(|d| d.is_error()) {
+            continue;
+        }
+        for item in &parsed.items {
+            for e in &item.arena.exprs {
+                let span = item.abs(e.span);
+                let (s, t) = (span.start as usize, span.end as usize);
+                let original = &text[s..t];
+                if original.contains('\n') || original.trim() == "?" {
+                    continue;
+                }
+                let cut = format!("{}?{}", &text[..s], &text[t..]);
+                let db = Database::new();
+                let file = db.add_file("cut.rex", cut.clone());
+                let pos = LineIndex::new(&cut).position(&cut, s);
+                let Some(mut oracle) = Oracle::new(&db, file, pos) else {
+                    continue;
+                };
+                // Only holes whose program the fill makes whole again count.
+                if !oracle.fill_ok(original) {
+                    continue;
+                }
+                exprs += 1;
+                for p in prefix_points(original) {
+                    prefixes += 1;
+                    if !oracle.prefix_ok(&original[..p]) {
+                        refused.push(format!(
+                            "{}: `{}` of `{original}`",
+                            f.file_name().unwrap_or_default().to_string_lossy(),
+                            &original[..p]
+                        ));
+                    }
+                }
+                checks += oracle.checks();
+            }
+        }
+    }
+    println!(
+        "{exprs} expressions, {prefixes} prefixes, {checks} item checks, {} refused",
+        refused.len()
+    );
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+}
+
+/// Where prefixes are cut: each token's start and end, and each character of the last
+/// token.
+fn prefix_points(text: &str) -> Vec<usize> {
+    let (tokens, _) = lex(text);
+    let mut out = vec![0];
+    for t in &tokens {
+        out.push(t.span.start as usize);
+        out.push(t.span.end as usize);
+    }
+    if let Some(last) = tokens.last() {
+        out.extend(
+            text.char_indices()
+                .map(|(i, _)| i)
+                .filter(|i| *i > last.span.start as usize),
+        );
+    }
+    out.retain(|p| *p < text.len());
+    out.sort_unstable();
+    out.dedup();
+    out
+}
