@@ -250,10 +250,41 @@ fn fallback(
         .filter(|&t| allowed(t) && !engine.is_end(t))
         .collect();
     candidates.sort_by(|a, b| logits[*b as usize].total_cmp(&logits[*a as usize]));
+    // A name cut short goes on as one of the names it can become: those tokens first.
+    let partial = trailing_word(bytes);
+    if !partial.is_empty() {
+        if let Some(oracle) = layers.oracle.as_deref() {
+            let names = oracle.names();
+            let grows = |t: &Token| {
+                let Ok(piece) = std::str::from_utf8(&engine.token_bytes(*t)).map(str::to_owned)
+                else {
+                    return false;
+                };
+                let word = format!("{partial}{piece}");
+                names.iter().any(|n| {
+                    n.starts_with(&word)
+                        || word.strip_prefix(n.as_str()).is_some_and(|rest| {
+                            !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                        })
+                })
+            };
+            candidates.sort_by_key(|t| !grows(t));
+        }
+    }
     candidates
         .into_iter()
         .take(MAX_FALLBACK_TRIES)
         .find(|&t| oracle_keeps(layers, bytes, engine, t, sample))
+}
+
+/// The identifier characters at the end of `bytes`.
+fn trailing_word(bytes: &[u8]) -> String {
+    let n = bytes
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    String::from_utf8_lossy(&bytes[bytes.len() - n..]).into_owned()
 }
 
 /// The order in which tokens are tried: by logit over temperature plus Gumbel noise (a
@@ -302,6 +333,10 @@ fn name_bonus(names: &[String], token: &[u8]) -> f32 {
         return 0.0;
     };
     let word = s.trim_start_matches([' ', '(', '\n']);
+    // A lambda where a function is expected (the caller lists `\` then).
+    if word.starts_with('\\') && names.iter().any(|n| n == "\\") {
+        return NAME_BONUS;
+    }
     if word.len() < 2 {
         return 0.0;
     }
@@ -362,5 +397,7 @@ mod tests {
         assert_eq!(name_bonus(&names, b"(qc_label"), NAME_BONUS);
         assert_eq!(name_bonus(&names, b" Ok"), 0.0);
         assert_eq!(name_bonus(&names, b" "), 0.0);
+        assert_eq!(name_bonus(&names, b" \\"), 0.0);
+        assert_eq!(name_bonus(&["\\".to_string()], b" \\x"), NAME_BONUS);
     }
 }

@@ -350,6 +350,9 @@ fn hole_of(ctx: &Context<'_>) -> Option<((usize, usize), String)> {
 /// semantic loop's candidates.
 fn bias_names(ctx: &Context<'_>) -> Vec<String> {
     let mut names: Vec<String> = ctx.locals.iter().map(|l| l.name.clone()).collect();
+    if matches!(ctx.expected, Some(rex_compiler::types::Ty::Fun(..))) {
+        names.push("\\".to_string());
+    }
     for (name, _) in rex_ide::fill::ranked_candidates(ctx).into_iter().take(16) {
         if !names.contains(&name) {
             names.push(name);

@@ -136,7 +136,18 @@ impl<'a> Infer<'a> {
                 params,
                 constraints,
                 body,
-            } => self.lambda(params, constraints, *body, Some(expected)),
+            } => {
+                // The parameters take what the expected type offers, and the body is
+                // checked against the rest (a mistake there is reported there). Where the
+                // expected type has fewer arrows than the lambda has parameters (or is no
+                // function at all) the lambda's own type must still meet it.
+                let covered = self.arrows(expected) >= params.len();
+                let t = self.lambda(params, constraints, *body, Some(expected));
+                if !covered {
+                    self.expect(e, &t, expected);
+                }
+                t
+            }
             ExprKind::Let {
                 rec,
                 bindings,
@@ -429,6 +440,17 @@ impl<'a> Infer<'a> {
                 Ty::Unknown
             }
         }
+    }
+
+    /// How many arrows `t` shows once its bound variables are followed.
+    fn arrows(&mut self, t: &Ty) -> usize {
+        let mut n = 0;
+        let mut t = self.u.shallow(t);
+        while let Ty::Fun(_, r) = t {
+            n += 1;
+            t = self.u.shallow(&r);
+        }
+        n
     }
 
     fn lambda(

@@ -105,11 +105,19 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         next = match t.tok {
             Tok::LParen => {
                 stack.push((Open::Paren, start));
-                Next::Expr
+                if next == Next::Pattern {
+                    Next::Pattern
+                } else {
+                    Next::Expr
+                }
             }
             Tok::LBracket => {
                 stack.push((Open::Bracket, start));
-                Next::Expr
+                if next == Next::Pattern {
+                    Next::Pattern
+                } else {
+                    Next::Expr
+                }
             }
             Tok::LBrace => {
                 stack.push((Open::Brace, start));
@@ -180,6 +188,8 @@ pub fn closing(prefix: &str) -> Option<Closing> {
                 stack.push((Open::Lambda { in_body: false }, start));
                 Next::Pattern
             }
+            // An arrow inside a type annotation is part of the type.
+            Tok::Arrow if annotation.is_some() => Next::Pattern,
             Tok::Arrow => {
                 let at = stack.iter().rposition(|(o, _)| {
                     matches!(
@@ -219,6 +229,13 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         }
     }
     let mut text = prefix.to_string();
+    if let Some(base) = update_base(prefix, &tokens, &stack) {
+        // `{ base` may become `{ base with { .. } }`, which has the type of `base`: the
+        // base is checked as the expression itself.
+        let (_, at) = stack[base];
+        text.replace_range(at..at + 1, " ");
+        stack.remove(base);
+    }
     if let Some(outer) = stack.iter().position(|(o, _)| *o == Open::Brace) {
         // An unfinished record or dictionary stands as one hole.
         text.truncate(stack[outer].1);
@@ -258,6 +275,31 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     Some(Closing { text, closers })
 }
 
+/// The innermost open brace, when what follows it so far can only be the base of a record
+/// update (`{ e` with no `=` or `with` after it at its level); its index in the stack.
+fn update_base(
+    prefix: &str,
+    tokens: &[rex_compiler::syntax::lexer::Token<'_>],
+    stack: &[(Open, usize)],
+) -> Option<usize> {
+    let index = stack.iter().rposition(|(o, _)| *o == Open::Brace)?;
+    let at = stack[index].1;
+    let inside: Vec<Tok<'_>> = tokens
+        .iter()
+        .filter(|t| t.span.start as usize > at)
+        .map(|t| t.tok)
+        .collect();
+    let first_is_field = matches!(
+        inside.as_slice(),
+        [Tok::Ident(_)] | [Tok::Ident(_), Tok::Eq, ..]
+    );
+    let settled = inside
+        .iter()
+        .any(|t| matches!(t, Tok::Eq | Tok::With | Tok::Comma | Tok::Colon));
+    let _ = prefix;
+    (!inside.is_empty() && !first_is_field && !settled).then_some(index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::closing;
@@ -291,5 +333,9 @@ mod tests {
         assert_eq!(closed("x is Dict"), "x");
         assert_eq!(closed("\\(x : Li"), "\\(x) -> ?");
         assert_eq!(closed("\\{ a: p"), "\\? -> ?");
+        assert_eq!(closed("\\("), "\\( _) -> ?");
+        assert_eq!(closed("{ p"), "?");
+        assert_eq!(closed("{ \\p"), "  \\p -> ?");
+        assert_eq!(closed("{ f p"), "  f p");
     }
 }

@@ -10,8 +10,9 @@
 //! closed check refuses is tried once more with those continuations (`reach`) before it is
 //! refused. A name cut short (`qc_label_fr`) is tried as each name it could become.
 //!
-//! Soundness comes first: whenever the prefix cannot be closed into text the parser reads
-//! (a construct the closing does not know), it is kept.
+//! Soundness comes first: it is tested on every prefix of every expression of the
+//! conformance programs. A prefix no closing makes readable is refused (and counted: on
+//! that test no real prefix is).
 
 mod close;
 mod reach;
@@ -57,6 +58,7 @@ pub struct Oracle<'db> {
     fields: Vec<String>,
     cache: HashMap<String, bool>,
     checks: usize,
+    fallbacks: usize,
 }
 
 impl<'db> Oracle<'db> {
@@ -93,11 +95,17 @@ impl<'db> Oracle<'db> {
             fields,
             cache: HashMap::new(),
             checks: 0,
+            fallbacks: 0,
         })
     }
 
     pub fn expected(&self) -> Option<&Ty> {
         self.expected.as_ref()
+    }
+
+    /// The names a fill may use (values, constructors, types, fields, keywords).
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// Item re-checks made so far (the oracle's cost).
@@ -126,7 +134,9 @@ impl<'db> Oracle<'db> {
     fn decide(&mut self, prefix: &str) -> bool {
         let mut unreadable = true;
         for variant in self.variants(prefix) {
+            // A closer or keyword with nothing open to end stays wrong whatever follows.
             let Some(close) = closing(&variant) else {
+                unreadable = false;
                 continue;
             };
             match self.check(&close.with(0, ""), false) {
@@ -138,13 +148,28 @@ impl<'db> Oracle<'db> {
                 return true;
             }
         }
-        // No variant the parser could read: the closing does not know this construct.
-        unreadable
+        // No variant the parser could read. Over every prefix of every conformance
+        // expression this never happens (the oracle test counts it), so such a prefix is
+        // text no completion makes an expression; it is refused, and counted.
+        if unreadable {
+            self.fallbacks += 1;
+        }
+        false
+    }
+
+    /// Prefixes refused because no closing of them could be read; a measure of where the
+    /// closing may not know a construct (the oracle test expects none on real code).
+    pub fn fallbacks(&self) -> usize {
+        self.fallbacks
     }
 
     /// The texts the prefix may stand for: itself, and when it ends inside a name or a
     /// symbol, each name or symbol that part could grow into.
     fn variants(&self, prefix: &str) -> Vec<String> {
+        // A string left open is closed first: its text cannot change its type.
+        if let Some(closed) = close_string(prefix) {
+            return vec![closed];
+        }
         let mut out = vec![prefix.to_string()];
         if prefix.ends_with(char::is_whitespace) {
             return out;
@@ -159,38 +184,31 @@ impl<'db> Oracle<'db> {
         let start = last.span.start as usize;
         let stem = &prefix[..start];
         let part = &prefix[start..];
+        let word = part.starts_with(|c: char| c.is_alphabetic() || c == '_');
         match last.tok {
             Tok::Underscore => {
                 // `_` is a pattern, or the start of a name: as a fresh name it checks
                 // only where a binder may stand.
                 out.push(format!("{prefix}x"));
-                out.extend(
-                    self.names
-                        .iter()
-                        .filter(|n| n.starts_with('_') && n.len() > 1)
-                        .take(MAX_NAME_COMPLETIONS)
-                        .map(|n| format!("{stem}{n}")),
-                );
+                out.extend(self.grown(stem, part, &[]));
             }
-            Tok::Ident(_) | Tok::Upper(_) => {
-                let mut binders: Vec<String> = tokens
+            // A name, or a keyword that may be the start of a longer name (`in` of `inc`).
+            _ if word => {
+                let binders: Vec<String> = tokens
                     .iter()
                     .filter_map(|t| match t.tok {
                         Tok::Ident(s) => Some(s.to_string()),
                         _ => None,
                     })
                     .collect();
-                binders.sort();
-                binders.dedup();
-                let grown = self
-                    .names
-                    .iter()
-                    .chain(binders.iter())
-                    .filter(|n| n.len() > part.len() && n.starts_with(part))
-                    .take(MAX_NAME_COMPLETIONS);
-                out.extend(grown.map(|n| format!("{stem}{n}")));
+                out.extend(self.grown(stem, part, &binders));
             }
             Tok::Int(_) => out.push(format!("{prefix}.0")),
+            // A projection or a float cut at its dot.
+            Tok::Dot => {
+                out.push(format!("{prefix}0"));
+                out.extend(self.fields.iter().map(|f| format!("{prefix}{f}")));
+            }
             Tok::Op(_)
             | Tok::Minus
             | Tok::Star
@@ -198,8 +216,14 @@ impl<'db> Oracle<'db> {
             | Tok::ColonColon
             | Tok::Colon
             | Tok::Eq
-            | Tok::Dot
             | Tok::Arrow => {
+                // `(+` may be the operator as a value, `(+)`.
+                let section = tokens.len() >= 2
+                    && tokens[tokens.len() - 2].tok == Tok::LParen
+                    && tokens[tokens.len() - 2].span.end == last.span.start;
+                if section {
+                    out.push(format!("{prefix})"));
+                }
                 out.extend(
                     SYMBOLS
                         .iter()
@@ -207,7 +231,6 @@ impl<'db> Oracle<'db> {
                         .map(|s| format!("{stem}{s}")),
                 );
             }
-            Tok::Str(s) if !s.ends_with('"') || s.len() < 2 => out.push(format!("{prefix}\"")),
             _ => {}
         }
         // A comment left open is closed before anything else.
@@ -217,6 +240,23 @@ impl<'db> Oracle<'db> {
             }
         }
         out
+    }
+
+    /// `stem` + each name (or binder of the prefix) that `part` is the start of.
+    fn grown(&self, stem: &str, part: &str, binders: &[String]) -> Vec<String> {
+        let mut names: Vec<&String> = self
+            .names
+            .iter()
+            .chain(binders.iter())
+            .filter(|n| n.len() > part.len() && n.starts_with(part))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+            .into_iter()
+            .take(MAX_NAME_COMPLETIONS)
+            .map(|n| format!("{stem}{n}"))
+            .collect()
     }
 
     /// Whether some continuation, at the end of the prefix or after any of its closers,
@@ -274,6 +314,42 @@ impl<'db> Oracle<'db> {
             Verdict::Mistyped
         }
     }
+}
+
+/// `prefix` with the string literal it ends inside closed (an escape cut short is
+/// finished); None when it does not end inside a string.
+fn close_string(prefix: &str) -> Option<String> {
+    let (mut inside, mut escaped) = (false, false);
+    let mut in_comment = false;
+    let mut chars = prefix.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_comment {
+            if c == '-' && chars.peek() == Some(&'}') {
+                chars.next();
+                in_comment = false;
+            }
+        } else if inside {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => inside = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            inside = true;
+        } else if c == '{' && chars.peek() == Some(&'-') {
+            chars.next();
+            in_comment = true;
+        }
+    }
+    if !inside {
+        return None;
+    }
+    Some(if escaped {
+        format!("{prefix}n\"")
+    } else {
+        format!("{prefix}\"")
+    })
 }
 
 /// The errors a closed prefix is held to: all but ambiguity.
