@@ -59,6 +59,7 @@ const CLI_COMMANDS: &[&str] = &[
     "semantic-loop-step",
     "semantic-loop-apply-quick-fix-at",
     "semantic-loop-apply-best-quick-fixes-at",
+    "hole-context",
 ];
 
 /// `rex.semanticLoopStep` -> `semantic-loop-step`.

@@ -25,6 +25,7 @@ use crate::bulk_repair::{apply_best_quick_fixes, BulkOptions, Strategy};
 use crate::compatible::compatible_calls;
 use crate::context::Context;
 use crate::expected_type::expected_type_at;
+use crate::hole_context::hole_context;
 use crate::holes::{holes, Holes};
 use crate::limits::DEFAULT_BULK_STEPS;
 use crate::producing::{functions_producing, Items};
@@ -40,6 +41,7 @@ pub const HOLES_EXPECTED_TYPES: &str = "rex.holesExpectedTypes";
 pub const SEMANTIC_LOOP_STEP: &str = "rex.semanticLoopStep";
 pub const SEMANTIC_LOOP_APPLY_QUICK_FIX_AT: &str = "rex.semanticLoopApplyQuickFixAt";
 pub const SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT: &str = "rex.semanticLoopApplyBestQuickFixesAt";
+pub const HOLE_CONTEXT: &str = "rex.holeContext";
 
 /// Every command `execute` answers, in the order of the contract.
 pub const COMMANDS: &[&str] = &[
@@ -52,6 +54,7 @@ pub const COMMANDS: &[&str] = &[
     SEMANTIC_LOOP_STEP,
     SEMANTIC_LOOP_APPLY_QUICK_FIX_AT,
     SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT,
+    HOLE_CONTEXT,
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,6 +247,7 @@ pub fn execute(
             items: compatible_calls(&Context::new(db, file, pos)),
         }),
         SEMANTIC_LOOP_STEP => to_json(&semantic_loop_step(db, file, pos, uri)),
+        HOLE_CONTEXT => to_json(&hole_context(db, file, pos)),
         SEMANTIC_LOOP_APPLY_QUICK_FIX_AT => {
             let id = args.string("id", 3)?;
             to_json(&quick_fix_by_id(db, file, pos, id, uri))

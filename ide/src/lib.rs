@@ -18,6 +18,7 @@ pub mod editor;
 pub mod expected_type;
 pub mod fill;
 pub mod fit;
+pub mod hole_context;
 pub mod holes;
 pub mod hover;
 pub mod inlay_hints;
