@@ -130,10 +130,12 @@ const RULES: &str = r#"expr: let_expr | if_expr | lambda | match_expr | typed
 let_expr: "let" ["rec"] binding ("," binding)* "in" expr
 binding: pat [":" type] "=" expr
 if_expr: "if" expr "then" expr "else" expr
-lambda: "\\" lam_param+ "->" expr
+lambda: LAMBDA lam_param+ [where_clause] ARROW expr
+where_clause: "where" constraint ("," constraint)*
+constraint: UPPER tatom+
 lam_param: pat_atom | "(" pat ":" type ")"
 match_expr: "match" atom arm+
-arm: "when" pat "->" expr
+arm: "when" pat ARROW expr
 typed: op_chain ["is" btype]
 op_chain: operand (binop operand)*
 operand: "-" operand | app
@@ -160,13 +162,15 @@ pat_atom: "_" | BINDER | literal | "-" INT | "-" FLOAT | ctor | "(" ")" | "(" pa
     | "[" [pat ("," pat)* [","]] "]"
     | "{" [field_pat ("," field_pat)* [","]] "}"
 field_pat: BINDER | BINDER ":" pat | BINDER "=" pat
-type: btype "->" type | btype
+type: btype ARROW type | btype
 btype: tatom tatom+ | tatom
 tatom: BINDER | UPPER ("." UPPER)? | "(" ")" | "(" type ")" | "(" type "," type ("," type)* ")"
     | "{" [BINDER ":" type ("," BINDER ":" type)*] "}"
 "#;
 
-const TERMINALS: &str = r#"UPPER: /[A-Z][A-Za-z0-9_]*/
+const TERMINALS: &str = r#"ARROW: "->" | "→"
+LAMBDA: "\\" | "λ"
+UPPER: /[A-Z][A-Za-z0-9_]*/
 INT: /[0-9]+/
 FLOAT: /[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?/
 STRING: /"([^"\\\n]|\\[^\n])*"/
@@ -232,6 +236,8 @@ mod tests {
             "x :: xs",
             "(+)",
             "3 is i32",
+            "λx → x",
+            "\\(x: t) where Show t -> show x",
         ] {
             assert!(ok(text), "{text}");
         }
