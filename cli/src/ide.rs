@@ -60,6 +60,11 @@ const CLI_COMMANDS: &[&str] = &[
     "semantic-loop-apply-quick-fix-at",
     "semantic-loop-apply-best-quick-fixes-at",
     "hole-context",
+    "ai-tutorial",
+    "expected-type",
+    "retrieve-relevant-types",
+    "retrieve-relevant-headers",
+    "error-report",
 ];
 
 /// `rex.semanticLoopStep` -> `semantic-loop-step`.

@@ -22,6 +22,7 @@ use crate::accepting::functions_accepting;
 use crate::adapters::adapters_at;
 use crate::apply_fix::quick_fix_by_id;
 use crate::bulk_repair::{apply_best_quick_fixes, BulkOptions, Strategy};
+use crate::chatlsp;
 use crate::compatible::compatible_calls;
 use crate::context::Context;
 use crate::expected_type::expected_type_at;
@@ -42,6 +43,11 @@ pub const SEMANTIC_LOOP_STEP: &str = "rex.semanticLoopStep";
 pub const SEMANTIC_LOOP_APPLY_QUICK_FIX_AT: &str = "rex.semanticLoopApplyQuickFixAt";
 pub const SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT: &str = "rex.semanticLoopApplyBestQuickFixesAt";
 pub const HOLE_CONTEXT: &str = "rex.holeContext";
+pub const AI_TUTORIAL: &str = "rex.aiTutorial";
+pub const EXPECTED_TYPE: &str = "rex.expectedType";
+pub const RETRIEVE_RELEVANT_TYPES: &str = "rex.retrieveRelevantTypes";
+pub const RETRIEVE_RELEVANT_HEADERS: &str = "rex.retrieveRelevantHeaders";
+pub const ERROR_REPORT: &str = "rex.errorReport";
 
 /// Every command `execute` answers, in the order of the contract.
 pub const COMMANDS: &[&str] = &[
@@ -55,6 +61,11 @@ pub const COMMANDS: &[&str] = &[
     SEMANTIC_LOOP_APPLY_QUICK_FIX_AT,
     SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT,
     HOLE_CONTEXT,
+    AI_TUTORIAL,
+    EXPECTED_TYPE,
+    RETRIEVE_RELEVANT_TYPES,
+    RETRIEVE_RELEVANT_HEADERS,
+    ERROR_REPORT,
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,6 +259,15 @@ pub fn execute(
         }),
         SEMANTIC_LOOP_STEP => to_json(&semantic_loop_step(db, file, pos, uri)),
         HOLE_CONTEXT => to_json(&hole_context(db, file, pos)),
+        AI_TUTORIAL => Ok(Value::String(chatlsp::AI_TUTORIAL.to_string())),
+        EXPECTED_TYPE => Ok(Value::String(chatlsp::expected_type(db, file, pos))),
+        RETRIEVE_RELEVANT_TYPES => Ok(Value::String(chatlsp::retrieve_relevant_types(
+            db, file, pos,
+        ))),
+        RETRIEVE_RELEVANT_HEADERS => Ok(Value::String(chatlsp::retrieve_relevant_headers(
+            db, file, pos,
+        ))),
+        ERROR_REPORT => Ok(Value::String(chatlsp::error_report(db, file, pos))),
         SEMANTIC_LOOP_APPLY_QUICK_FIX_AT => {
             let id = args.string("id", 3)?;
             to_json(&quick_fix_by_id(db, file, pos, id, uri))

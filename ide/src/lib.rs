@@ -8,6 +8,7 @@ pub mod adapters;
 pub mod apply_fix;
 pub mod bulk_repair;
 pub mod catalog;
+pub mod chatlsp;
 pub mod commands;
 pub mod compatible;
 pub mod completion;

@@ -39,3 +39,24 @@ fn types_reachable_through_fields_are_included() {
         ]
     );
 }
+
+#[test]
+fn the_error_report_lists_the_errors_and_asks_for_a_round() {
+    let f = fixture("let x : i32 = \"no\" in x + <CURSOR>?\n");
+    let report = rex_ide::chatlsp::error_report(&f.db, f.file, f.pos);
+    assert!(report.contains("E0301"), "{report}");
+    assert!(
+        report.ends_with("1 error; fix it before continuing."),
+        "{report}"
+    );
+    let clean = fixture("let x : i32 = 1 in x + <CURSOR>?\n");
+    let report = rex_ide::chatlsp::error_report(&clean.db, clean.file, clean.pos);
+    assert!(report.starts_with("No errors"), "{report}");
+}
+
+#[test]
+fn the_tutorial_is_ours_and_short() {
+    let t = rex_ide::chatlsp::AI_TUTORIAL;
+    assert!(t.lines().count() < 80);
+    assert!(t.contains("typed hole"));
+}
