@@ -201,6 +201,9 @@ impl Filler {
         let mut prompt_len = 0;
         for round in 0..=opts.error_rounds {
             let text = prompt(&parts, opts.context, &feedback);
+            if std::env::var_os("REX_FILL_SHOW_PROMPT").is_some() {
+                eprintln!("--- prompt (round {round}) ---\n{text}\n--- end of prompt ---");
+            }
             prompt_len = self.prefill(&text)?;
             stats.prompt_tokens += prompt_len;
             let mut round_feedback = Vec::new();
@@ -406,8 +409,25 @@ fn rank(mut fills: Vec<RankedFill>) -> Vec<RankedFill> {
     out
 }
 
+/// The text as tokens, with parentheses around a single token dropped: `mk(x)`,
+/// `mk (x)` and `mk x` are one fill.
 fn normalise(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let (tokens, _) = rex_compiler::syntax::lexer::lex(s);
+    let mut words: Vec<&str> = tokens
+        .iter()
+        .map(|t| &s[t.span.start as usize..t.span.end as usize])
+        .collect();
+    let mut i = 0;
+    while i + 2 < words.len() {
+        if words[i] == "(" && words[i + 2] == ")" && !matches!(words[i + 1], "(" | ")") {
+            words.remove(i + 2);
+            words.remove(i);
+            i = i.saturating_sub(1);
+        } else {
+            i += 1;
+        }
+    }
+    words.join(" ")
 }
 
 #[cfg(test)]
@@ -428,6 +448,7 @@ mod tests {
         let ranked = rank(vec![
             fill("mk x", -0.5, FillSource::Candidate),
             fill("mk  x", -0.2, FillSource::Model),
+            fill("mk(x)", -0.3, FillSource::Model),
             fill("x", -1.0, FillSource::Candidate),
         ]);
         let texts: Vec<&str> = ranked.iter().map(|f| f.text.as_str()).collect();

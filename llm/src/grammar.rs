@@ -1,22 +1,45 @@
 //! The per-hole grammar: Rex expressions in llguidance's Lark dialect, with the names a
 //! fill may refer to restricted to those visible at the hole. The same text is what remote
-//! engines receive (vLLM and SGLang read Lark), so it stays plain Lark.
+//! engines receive (vLLM with the guidance backend, SGLang with llguidance), so it stays
+//! plain Lark: rules, string literals and simple regexes, nothing tied to one vocabulary.
 //!
-//! The rules follow the project's own parser (`compiler/src/syntax/grammar.lalrpop`):
-//! `let`, `if`, lambdas and `match` at the top, then an optional `is` ascription over a
-//! flat chain of operands and operators (precedence is resolved after parsing, so the
-//! grammar need not know it), application of atoms, and atoms with projections. Operators
-//! are those the language defines.
+//! The rules follow the project's parser (`compiler/src/syntax/grammar.lalrpop`) and lexer
+//! (`compiler/src/syntax/lexer.rs`): `let`/`let rec`, `if`, lambdas (with `\`/`λ` and
+//! `->`/`→`) and `match` at the top, then an optional `is` ascription over the binary
+//! operators, stratified by the fixity table of `compiler/src/syntax/builder.rs` (`||` 2
+//! right, `&&` 3 right, comparisons 4 left, `::` 5 right, `+ -` and any other operator 6
+//! left, `* / %` 7 left), unary minus over applications, applications of atoms, and atoms
+//! with projections. Associativity does not change the language a grammar accepts, only
+//! its trees; it is written out anyway so the grammar reads like the language.
 //!
-//! Names: values and constructors must be ones in scope, given by the caller; a binder a
-//! fill introduces (a lambda parameter, a `let` or `match` variable) is any lower-case
-//! identifier that is not a keyword, and so is a reference to one. A context-free grammar
-//! cannot tell whether such a name is bound where it is used: the type oracle, which
-//! re-checks every prefix, rejects unbound names in-process, and every fill a remote
-//! engine returns is re-checked as a whole.
+//! Names. Constructors (module-qualified ones included) must be ones the caller lists:
+//! a fill cannot declare new ones. A value reference is a visible name (locals, the user's
+//! globals, the prelude's public names) or any lower-case identifier that is not a keyword,
+//! because a fill may introduce binders of its own (a lambda parameter, a `let` or `match`
+//! variable) and a context-free grammar cannot tell whether such a name is bound where it
+//! is used. The type oracle, which re-checks every prefix in-process, rejects unbound
+//! names; a fill a remote engine returns gets the same whole re-check. Field names after
+//! `.`, in record updates and in record patterns are the record fields in scope when the
+//! caller gives any (any identifier otherwise); the keys of a record literal are any
+//! identifier, since a literal may build a dictionary with new keys.
+//!
+//! Layout: spaces, new lines and `{- -}` comments may stand between any two lexemes (the
+//! fill loop injects `{- f : A -> B -}` signatures), but not before the first one: a fill
+//! starts where the hole was.
+//!
+//! Known over-approximations (the oracle's re-check, with the real lexer, catches them):
+//! lexemes are split where the grammar needs it, not only where Rex's lexer splits, so a
+//! listed name directly followed by identifier characters (`Somex`) reads as two words,
+//! and a binary operator directly followed by `-` (`1+-2`) reads as the operator and a
+//! unary minus where Rex reads one unknown operator.
 
-use rex_ide::catalog::Origin;
-use rex_ide::context::Context;
+pub mod check;
+mod names;
+mod scope;
+
+use names::{binder_regex, is_ctor_name, is_field_name, is_operator, is_value_name, quote, valid};
+
+pub use scope::scope_at;
 
 /// The keywords, never names.
 pub const KEYWORDS: &[&str] = &[
@@ -24,245 +47,241 @@ pub const KEYWORDS: &[&str] = &[
     "match", "when", "is", "with", "where", "as", "true", "false",
 ];
 
-/// The infix operators a fill may use (the language's own).
+/// The infix operators of the language (`&&`, `||` and `::` are syntax, the others the
+/// prelude's): what a grammar offers when the caller lists none.
 pub const OPERATORS: &[&str] = &[
-    "||", "&&", "==", "!=", "<=", ">=", "<", ">", "::", "++", "+", "-", "*", "/", "%",
+    "||", "&&", "==", "!=", "<=", ">=", "<", ">", "::", "+", "-", "*", "/", "%",
 ];
 
 /// What the grammar of one hole may name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GrammarScope {
-    /// Values: locals, the user's functions, the prelude's public functions and methods.
+    /// Values: locals, the user's functions, the prelude's public functions and methods,
+    /// module-qualified values (`M.x`).
     pub values: Vec<String>,
-    /// Constructors as the scope spells them.
+    /// Constructors as the scope spells them (`Ok`, `M.Ready`).
     pub constructors: Vec<String>,
+    /// Record field names of the types in scope; empty: any identifier.
+    pub fields: Vec<String>,
+    /// Infix operators in scope; empty: [`OPERATORS`]. `&&`, `||` and `::` are always
+    /// there.
+    pub operators: Vec<String>,
     /// Whether `?` and `?name` may appear (not in model fills: a fill fills the hole).
     pub allow_holes: bool,
 }
 
-/// The names visible at the context's position.
-pub fn scope_at(ctx: &Context<'_>) -> GrammarScope {
-    let mut scope = GrammarScope::default();
-    for l in &ctx.locals {
-        push_unique(&mut scope.values, &l.name);
-    }
-    for g in &ctx.globals {
-        match g.origin {
-            Origin::UserConstructor | Origin::PreludeConstructor => {
-                push_unique(&mut scope.constructors, &g.name)
-            }
-            _ => push_unique(&mut scope.values, &g.name),
-        }
-    }
-    scope
-}
-
-fn push_unique(v: &mut Vec<String>, name: &str) {
-    if !v.iter().any(|n| n == name) {
-        v.push(name.to_string());
-    }
-}
-
-/// The Lark text of the grammar.
+/// The Lark text of the grammar. Names that Rex could not read back as one name are left
+/// out, so any scope gives a grammar that compiles.
 pub fn lark(scope: &GrammarScope) -> String {
-    let mut g = String::from("%llguidance {}\n\nstart: expr\n\n");
-    g.push_str(RULES);
-    g.push_str(&format!(
-        "value: BINDER{}\n",
-        alternatives(&scope.values, "| ")
-    ));
-    if scope.constructors.is_empty() {
-        // A grammar needs the rule; no constructor in scope means none can be written.
-        g.push_str("ctor: CTOR_NONE\nCTOR_NONE: /[^\\x00-\\x{10FFFF}]/\n");
-    } else {
-        g.push_str(&format!(
-            "ctor: {}\n",
-            alternatives(&scope.constructors, "").trim_start_matches(" | ")
-        ));
+    let values = valid(&scope.values, is_value_name);
+    let ctors = valid(&scope.constructors, is_ctor_name);
+    let fields = valid(&scope.fields, is_field_name);
+    let ops = Operators::of(&scope.operators);
+
+    let mut g = String::with_capacity(4096 + 16 * (values.len() + ctors.len() + fields.len()));
+    g.push_str("%llguidance {\"allow_initial_skip\": true}\n\n// Rex expressions for one hole (rex-llm).\nstart: expr\n\n");
+    g.push_str(EXPRESSIONS);
+    push_levels(&mut g, &ops);
+
+    // Atoms: the fixed alternatives and those the scope allows.
+    g.push_str("app: atom+\natom: atom \".\" field\n    | name\n");
+    if !ctors.is_empty() {
+        g.push_str("    | CTOR\n");
     }
-    let ops: Vec<String> = OPERATORS.iter().map(|o| quote(o)).collect();
-    g.push_str(&format!("binop: {}\n", ops.join(" | ")));
     if scope.allow_holes {
-        g.push_str("hole: HOLE\nHOLE: /\\?([A-Za-z_][A-Za-z0-9_]*)?/\n");
-    } else {
-        g.push_str("hole: HOLE_NONE\nHOLE_NONE: /[^\\x00-\\x{10FFFF}]/\n");
+        g.push_str("    | HOLE\n");
     }
-    let keywords: Vec<String> = KEYWORDS.iter().map(|k| k.to_string()).collect();
-    g.push_str(&format!(
-        "BINDER: /[a-z][A-Za-z0-9_]*|_[A-Za-z0-9_]+/ & ~/({})/\n",
-        keywords.join("|")
-    ));
-    g.push_str(TERMINALS);
+    g.push_str(ATOMS);
+    g.push_str(if values.is_empty() {
+        "name: BINDER\n"
+    } else {
+        "name: VALUE | BINDER\n"
+    });
+    if fields.is_empty() {
+        g.push_str("field: BINDER | UPPER | INT\nknown_field: BINDER\n");
+    } else {
+        g.push_str("field: FIELD | INT\nknown_field: FIELD\n");
+    }
+    g.push_str(&format!("operator: {}\n", ops.rule()));
+    g.push_str(LITERALS);
+
+    g.push_str(PATTERNS_HEAD);
+    if !ctors.is_empty() {
+        g.push_str("pat_app: CTOR pat_atom+ | pat_atom\n");
+        g.push_str("pat_atom: CTOR | ");
+    } else {
+        g.push_str("pat_app: pat_atom\npat_atom: ");
+    }
+    g.push_str(PATTERN_ATOMS);
+    g.push_str(TYPES);
+
+    g.push_str("\n// Names visible at the hole.\n");
+    push_terminal(&mut g, "VALUE", &values);
+    push_terminal(&mut g, "CTOR", &ctors);
+    push_terminal(&mut g, "FIELD", &fields);
+    ops.push_terminals(&mut g);
+    if scope.allow_holes {
+        g.push_str("HOLE: /\\?([A-Za-z_][A-Za-z0-9_]*)?/\n");
+    }
+    g.push_str(
+        "\n// Lexemes, as compiler/src/syntax/lexer.rs reads them; BINDER is a lower-case\n",
+    );
+    g.push_str("// identifier other than `_` and the keywords.\n");
+    g.push_str(&format!("BINDER: /{}/\n", binder_regex()));
+    g.push_str(LEXEMES);
     g
 }
 
-/// ` | "a" | "b"` for the names that are plain identifiers (operators and odd names are
-/// left out: they could not be written as names anyway).
-fn alternatives(names: &[String], _lead: &str) -> String {
-    let mut out = String::new();
-    for n in names {
-        let plain = n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !KEYWORDS.contains(&n.as_str());
-        if plain {
-            out.push_str(" | ");
-            out.push_str(&quote(n));
-        }
-    }
-    out
-}
-
-fn quote(s: &str) -> String {
-    let mut q = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            c => q.push(c),
-        }
-    }
-    q.push('"');
-    q
-}
-
-/// The expression rules (names, constructors, operators and holes come per hole).
-const RULES: &str = r#"expr: let_expr | if_expr | lambda | match_expr | typed
+/// The rules above the operators.
+const EXPRESSIONS: &str = r#"expr: let_expr | if_expr | lambda | match_expr | typed
 let_expr: "let" ["rec"] binding ("," binding)* "in" expr
 binding: pat [":" type] "=" expr
 if_expr: "if" expr "then" expr "else" expr
 lambda: LAMBDA lam_param+ [where_clause] ARROW expr
-where_clause: "where" constraint ("," constraint)*
-constraint: UPPER tatom+
 lam_param: pat_atom | "(" pat ":" type ")"
+where_clause: "where" constraint ("," constraint)*
+constraint: TYPE_NAME tatom+
 match_expr: "match" atom arm+
 arm: "when" pat ARROW expr
-typed: op_chain ["is" btype]
-op_chain: operand (binop operand)*
-operand: "-" operand | app
-app: atom+
-atom: atom "." field_name
-    | value
-    | ctor
-    | literal
-    | hole
-    | "(" ")"
-    | "(" expr ")"
-    | "(" expr "," [expr ("," expr)*] [","] ")"
-    | "(" binop ")"
-    | "[" [expr ("," expr)* [","]] "]"
-    | "{" [field_init ("," field_init)* [","]] "}"
-    | "{" expr "with" "{" [field_init ("," field_init)* [","]] "}" "}"
-field_init: BINDER "=" expr
-field_name: BINDER | UPPER | INT
-literal: INT | FLOAT | STRING | "true" | "false"
-pat: pat_app "::" pat | pat_app
-pat_app: ctor pat_atom+ | pat_atom
-pat_atom: "_" | BINDER | literal | "-" INT | "-" FLOAT | ctor | "(" ")" | "(" pat ")"
-    | "(" pat "," [pat ("," pat)*] [","] ")"
-    | "[" [pat ("," pat)* [","]] "]"
-    | "{" [field_pat ("," field_pat)* [","]] "}"
-field_pat: BINDER | BINDER ":" pat | BINDER "=" pat
-type: btype ARROW type | btype
-btype: tatom tatom+ | tatom
-tatom: BINDER | UPPER ("." UPPER)? | "(" ")" | "(" type ")" | "(" type "," type ("," type)* ")"
-    | "{" [BINDER ":" type ("," BINDER ":" type)*] "}"
+typed: or_expr ["is" btype]
+
+// Binary operators, loosest first.
 "#;
 
-const TERMINALS: &str = r#"ARROW: "->" | "→"
-LAMBDA: "\\" | "λ"
-UPPER: /[A-Z][A-Za-z0-9_]*/
+/// The atoms every grammar has (after names, constructors and holes).
+const ATOMS: &str = r#"    | literal
+    | "(" ")"
+    | "(" expr ")"
+    | "(" expr ("," expr)+ [","] ")"
+    | "(" operator ")"
+    | "[" [expr ("," expr)* [","]] "]"
+    | "{" [field_init ("," field_init)* [","]] "}"
+    | "{" expr "with" "{" [field_update ("," field_update)* [","]] "}" "}"
+field_init: BINDER "=" expr
+field_update: known_field "=" expr
+"#;
+
+const LITERALS: &str = "literal: INT | FLOAT | STRING | \"true\" | \"false\"\n";
+
+const PATTERNS_HEAD: &str = "\n// Patterns.\npat: pat_app [\"::\" pat]\n";
+
+const PATTERN_ATOMS: &str = r#""_" | BINDER | literal | "-" INT | "-" FLOAT
+    | "(" ")" | "(" pat ")" | "(" pat ("," pat)+ [","] ")"
+    | "[" [pat ("," pat)* [","]] "]"
+    | "{" [field_pat ("," field_pat)* [","]] "}"
+field_pat: known_field [(":" | "=") pat]
+"#;
+
+const TYPES: &str = r#"
+// Types (annotations, ascriptions).
+type: btype [ARROW type]
+btype: tatom+
+tatom: BINDER | TYPE_NAME | "(" ")" | "(" type ")" | "(" type ("," type)+ [","] ")"
+    | "{" [BINDER ":" type ("," BINDER ":" type)* [","]] "}"
+"#;
+
+const LEXEMES: &str = r#"UPPER: /[A-Z][A-Za-z0-9_]*/
+TYPE_NAME: /[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)?/
 INT: /[0-9]+/
 FLOAT: /[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?/
-STRING: /"([^"\\\n]|\\[^\n])*"/
+STRING: /"([^"\\]|\\.)*"/
+LAMBDA: "\\" | "λ"
+ARROW: "->" | "→"
 COMMENT: /\{-([^-]|-+[^-}])*-+\}/
-%ignore /[ \t\r\n]+/
+%ignore /[ \t\r\n\f]+/
 %ignore COMMENT
 "#;
 
-/// Whether `text` is a whole sentence of the grammar, checked byte by byte with a
-/// single-byte vocabulary (no model needed): for tests, and to check what a remote engine
-/// returned. An error when the grammar itself does not compile.
-pub fn accepts(lark_text: &str, text: &str) -> Result<bool, String> {
-    let env = toktrie::ApproximateTokEnv::single_byte_env();
-    let mut factory = llguidance::ParserFactory::new_simple(&env).map_err(|e| e.to_string())?;
-    factory.set_stderr_log_level(0);
-    let grammar = llguidance::api::TopLevelGrammar::from_lark(lark_text.to_string());
-    let parser = factory.create_parser(grammar).map_err(|e| e.to_string())?;
-    let mut m = llguidance::Matcher::new(Ok(parser));
-    for b in text.bytes() {
-        if m.consume_token(u32::from(b)).is_err() || m.is_error() {
-            return Ok(false);
-        }
-    }
-    Ok(m.is_accepting().unwrap_or(false))
+/// The operators in scope, by precedence level.
+struct Operators {
+    cmp: Vec<String>,
+    add: Vec<String>,
+    mul: Vec<String>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Operators {
+    fn of(names: &[String]) -> Operators {
+        let given: Vec<&str> = if names.is_empty() {
+            OPERATORS.to_vec()
+        } else {
+            names.iter().map(String::as_str).collect()
+        };
+        let mut ops = Operators {
+            cmp: vec![],
+            add: vec![],
+            mul: vec![],
+        };
+        for op in given {
+            let level = match op {
+                "||" | "&&" | "::" => continue,
+                "==" | "!=" | "<" | "<=" | ">" | ">=" => &mut ops.cmp,
+                "*" | "/" | "%" => &mut ops.mul,
+                _ if is_operator(op) => &mut ops.add,
+                _ => continue,
+            };
+            if !level.iter().any(|o| o == op) {
+                level.push(op.to_string());
+            }
+        }
+        ops
+    }
 
-    fn scope() -> GrammarScope {
-        GrammarScope {
-            values: vec![
-                "parse_ph".into(),
-                "classify_ph".into(),
-                "raw".into(),
-                "map".into(),
-            ],
-            constructors: vec!["Ok".into(), "Err".into(), "Some".into(), "None".into()],
-            allow_holes: false,
+    /// `operator`'s alternatives: every infix operator, for `(op)`.
+    fn rule(&self) -> String {
+        let mut alts = vec!["\"||\"", "\"&&\"", "\"::\""];
+        for (terminal, ops) in self.levels() {
+            if !ops.is_empty() {
+                alts.push(terminal);
+            }
+        }
+        alts.join(" | ")
+    }
+
+    fn levels(&self) -> [(&'static str, &[String]); 3] {
+        [
+            ("CMP_OP", &self.cmp),
+            ("ADD_OP", &self.add),
+            ("MUL_OP", &self.mul),
+        ]
+    }
+
+    fn push_terminals(&self, g: &mut String) {
+        for (terminal, ops) in self.levels() {
+            push_terminal(g, terminal, ops);
         }
     }
+}
 
-    fn ok(text: &str) -> bool {
-        accepts(&lark(&scope()), text).expect("the grammar compiles")
-    }
+/// The operator rules, loosest first; a level with no operator in scope is a plain step.
+fn push_levels(g: &mut String, ops: &Operators) {
+    g.push_str("or_expr: and_expr [\"||\" or_expr]\n");
+    g.push_str("and_expr: cmp_expr [\"&&\" and_expr]\n");
+    push_left(g, "cmp_expr", "cons_expr", "CMP_OP", &ops.cmp);
+    g.push_str("cons_expr: add_expr [\"::\" cons_expr]\n");
+    push_left(g, "add_expr", "mul_expr", "ADD_OP", &ops.add);
+    push_left(g, "mul_expr", "operand", "MUL_OP", &ops.mul);
+    g.push_str("operand: \"-\" operand | app\n");
+}
 
-    #[test]
-    fn expressions_in_scope_are_accepted() {
-        for text in [
-            "parse_ph raw",
-            "Ok (classify_ph 7.3)",
-            "match (parse_ph raw) when Ok p -> Ok (classify_ph p) when Err e -> Err e",
-            "\\x -> x + 1",
-            "let y = 2, z = 3 in y * z",
-            "if raw == \"7.3\" then 1 else -2",
-            "[1, 2, 3]",
-            "(1, \"a\", true)",
-            "{ a = 1, b = [] }",
-            "{ r with { a = 2 } }",
-            "r.a.b",
-            "map (\\x -> x) [1] {- a comment -}",
-            "x :: xs",
-            "(+)",
-            "3 is i32",
-            "λx → x",
-            "\\(x: t) where Show t -> show x",
-        ] {
-            assert!(ok(text), "{text}");
-        }
+fn push_left(g: &mut String, rule: &str, next: &str, terminal: &str, ops: &[String]) {
+    if ops.is_empty() {
+        g.push_str(&format!("{rule}: {next}\n"));
+    } else {
+        g.push_str(&format!("{rule}: {next} ({terminal} {next})*\n"));
     }
+}
 
-    #[test]
-    fn names_out_of_scope_and_broken_text_are_refused() {
-        for text in [
-            "Nope 3",
-            "let in = 3 in 4",
-            "(parse_ph raw",
-            "parse_ph raw)",
-            "?",
-            "fn x = 3",
-            "_",
-            "_ 3",
-        ] {
-            assert!(!ok(text), "{text}");
-        }
+/// `NAME: "a" | "b"`, one lexeme for a whole class; nothing for an empty class (the rules
+/// then do not mention it).
+fn push_terminal(g: &mut String, terminal: &str, names: &[String]) {
+    if names.is_empty() {
+        return;
     }
-
-    #[test]
-    fn holes_only_when_allowed() {
-        let mut s = scope();
-        s.allow_holes = true;
-        assert!(accepts(&lark(&s), "Ok ?x").unwrap());
+    g.push_str(terminal);
+    g.push(':');
+    for (i, n) in names.iter().enumerate() {
+        g.push_str(if i == 0 { " " } else { " | " });
+        g.push_str(&quote(n));
     }
+    g.push('\n');
 }

@@ -55,6 +55,14 @@ pub struct Feedback {
     pub problem: String,
 }
 
+/// A few lines of idiomatic Rex before the program: a small base model copies the shapes
+/// it has just seen (a lambda where a function is expected, a record update).
+const PRIMER: &str = "let double : i32 -> i32 = \\x -> x * 2 in
+let is_small : i32 -> bool = \\n -> n < 10 in
+let names : List string = map (\\p -> p.name) people in
+let older : Person = { p with { age = p.age + 1 } } in
+let label : string = if ok then \"yes\" else \"no\" in";
+
 /// Lines of the text after the hole shown to the model.
 const AFTER_LINES: usize = 6;
 
@@ -89,6 +97,11 @@ pub fn prompt(parts: &PromptParts, level: ContextLevel, feedback: &[Feedback]) -
         notes.push(indent(after.trim_end()));
     }
     let mut out = String::new();
+    if level != ContextLevel::None {
+        out.push_str("{- Examples of Rex:\n");
+        out.push_str(PRIMER);
+        out.push_str("\n-}\n");
+    }
     if !notes.is_empty() {
         out.push_str("{- ");
         out.push_str(&sanitise(&notes.join("\n")));
@@ -146,6 +159,8 @@ mod tests {
             problem: "bad".into(),
         }];
         let p = prompt(&parts(), ContextLevel::Types, &fb);
-        assert_eq!(p.matches("-}").count(), 1, "{p}");
+        // The primer's comment and the context's comment close; the feedback does not.
+        assert_eq!(p.matches("-}").count(), 2, "{p}");
+        assert!(p.contains("{- x - }"), "{p}");
     }
 }
