@@ -12,7 +12,8 @@ command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev)
 command -v c++ >/dev/null 2>&1 || packages+=(g++)
 command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v clang >/dev/null 2>&1 || packages+=(clang)
-ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || packages+=(libclang-dev)
+compgen -G '/usr/lib/llvm-*/lib/libclang.so*' >/dev/null ||
+  compgen -G '/usr/lib/*/libclang.so*' >/dev/null || packages+=(libclang-dev)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-venv)
 if [ "${#packages[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
