@@ -3,7 +3,6 @@
 use tower_lsp_server::ls_types::*;
 
 use crate::commands::COMMANDS;
-use crate::model_fill::FILL_HOLE_WITH_MODEL;
 
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
@@ -40,11 +39,19 @@ pub fn capabilities() -> ServerCapabilities {
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: COMMANDS
                 .iter()
-                .chain([&FILL_HOLE_WITH_MODEL])
+                .chain(model_commands())
                 .map(|c| c.to_string())
                 .collect(),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
         ..ServerCapabilities::default()
     }
+}
+
+/// The commands of the model feature.
+fn model_commands() -> &'static [&'static str] {
+    #[cfg(feature = "model")]
+    return &[crate::model_fill::FILL_HOLE_WITH_MODEL];
+    #[cfg(not(feature = "model"))]
+    return &[];
 }

@@ -4,6 +4,7 @@
 pub mod capabilities;
 pub mod commands;
 pub mod convert;
+#[cfg(feature = "model")]
 pub mod model_fill;
 pub mod modules;
 pub mod server;

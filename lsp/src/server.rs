@@ -18,6 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::capabilities::capabilities;
 use crate::commands;
 use crate::convert;
+#[cfg(feature = "model")]
 use crate::model_fill::{self, CancelOnDrop, ModelService, ModelSettings, FILL_HOLE_WITH_MODEL};
 use crate::modules::include_roots;
 use crate::workspace::{Document, Workspace};
@@ -31,7 +32,9 @@ pub struct Backend {
     published_modules: Mutex<BTreeMap<String, Vec<Diagnostic>>>,
     /// Hole filling with the embedded model: the settings of the initialization options
     /// (their presence offers the code action), and the worker once started.
+    #[cfg(feature = "model")]
     model_configured: AtomicBool,
+    #[cfg(feature = "model")]
     model: Mutex<ModelService>,
 }
 
@@ -42,7 +45,9 @@ impl Backend {
             workspace: Mutex::new(Workspace::new()),
             can_watch_files: AtomicBool::new(false),
             published_modules: Mutex::new(BTreeMap::new()),
+            #[cfg(feature = "model")]
             model_configured: AtomicBool::new(false),
+            #[cfg(feature = "model")]
             model: Mutex::new(ModelService::new(ModelSettings::default())),
         }
     }
@@ -175,6 +180,7 @@ impl LanguageServer for Backend {
             .and_then(|w| w.dynamic_registration)
             .unwrap_or(false);
         self.can_watch_files.store(watch, Ordering::Relaxed);
+        #[cfg(feature = "model")]
         if let Some(settings) = ModelSettings::from_init(params.initialization_options.as_ref()) {
             self.model_configured.store(true, Ordering::Relaxed);
             *self.model.lock().unwrap_or_else(|e| e.into_inner()) = ModelService::new(settings);
@@ -385,7 +391,9 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let range = params.range;
         let ws = self.lock();
+        #[allow(unused_mut)]
         let mut actions = commands::code_actions(&ws, &uri, range)?.unwrap_or_default();
+        #[cfg(feature = "model")]
         if self.model_configured.load(Ordering::Relaxed) {
             let action = catch_unwind(AssertUnwindSafe(|| {
                 model_fill::fill_action(&ws, &uri, range)
@@ -397,6 +405,7 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        #[cfg(feature = "model")]
         if params.command == FILL_HOLE_WITH_MODEL {
             return self.fill_with_model(params).await;
         }
@@ -412,6 +421,7 @@ impl LanguageServer for Backend {
     }
 }
 
+#[cfg(feature = "model")]
 impl Backend {
     /// `rex.fillHoleWithModel`: the worker fills the hole on a copy of the document while
     /// progress is reported; a cancelled request stops the decoding at the next token.
