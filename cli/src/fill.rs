@@ -12,9 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rex_compiler::db::Database;
 use rex_compiler::{LineIndex, Position};
 use rex_ide::holes::holes;
-use rex_llm::engine::llama::{EngineOptions, LlamaEngine};
+use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills};
-use rex_llm::model::find_model;
 use rex_llm::prompt::ContextLevel;
 use serde::Serialize;
 
@@ -115,21 +114,14 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
         eprintln!("{path}: no holes to fill");
         return Ok(Status::Success);
     }
-    let model = find_model(args.model.as_deref()).map_err(|e| e.to_string())?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() as u32));
-    let engine = LlamaEngine::load(
-        &model,
-        EngineOptions {
-            threads,
-            gpu_layers: args.gpu_layers,
-            seed: args.seed as u32,
-            ..EngineOptions::default()
-        },
-    )
-    .map_err(|e| format!("cannot load the model `{}`: {e}", model.display()))?;
-    let mut filler = Filler::new(Box::new(engine)).map_err(|e| e.to_string())?;
+    let defaults = EngineOptions::default();
+    let engine = EngineOptions {
+        threads: args.threads.unwrap_or(defaults.threads),
+        gpu_layers: args.gpu_layers,
+        seed: args.seed as u32,
+        ..defaults
+    };
+    let mut filler = Filler::load_embedded(args.model.as_deref(), engine)?;
     let opts = FillOptions {
         samples: args.samples.max(1),
         error_rounds: args.error_rounds,
@@ -242,21 +234,15 @@ fn describe(path: &str, r: &HoleFills) -> String {
     s
 }
 
-/// `text` with each hole replaced by its best fill (parenthesised when it has spaces: a
-/// hole may stand where only an atom may).
+/// `text` with each hole replaced by its best fill.
 fn with_best_fills(text: &str, results: &[HoleFills]) -> String {
     let lines = LineIndex::new(text);
     let mut edits: Vec<(usize, usize, String)> = results
         .iter()
         .filter_map(|r| {
-            let best = r.fills.first()?;
+            let fill = r.best_written()?;
             let start = lines.offset(text, pos(r.range.start));
             let end = lines.offset(text, pos(r.range.end));
-            let fill = if best.text.contains(char::is_whitespace) {
-                format!("({})", best.text)
-            } else {
-                best.text.clone()
-            };
             Some((start, end, fill))
         })
         .collect();

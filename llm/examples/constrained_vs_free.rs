@@ -18,7 +18,7 @@ use rex_compiler::db::Database;
 use rex_compiler::syntax::ast::ExprKind;
 use rex_compiler::syntax::parser::parse_text;
 use rex_compiler::LineIndex;
-use rex_llm::engine::llama::{EngineOptions, LlamaEngine};
+use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler};
 use rex_llm::model::find_model;
 
@@ -47,8 +47,13 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let engine = LlamaEngine::load(&model, EngineOptions::default()).expect("the model loads");
-    let mut filler = Filler::new(Box::new(engine)).expect("a grammar compiler for the vocabulary");
+    let mut filler = match Filler::load_embedded(Some(&model), EngineOptions::default()) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let mut holes = vec![hole_of(PH), hole_of(MK)];
     holes.extend(cut_holes(&dir, max_holes.saturating_sub(2)));
     holes.truncate(max_holes);

@@ -19,8 +19,10 @@ use rex_ide::fill::fills_at;
 use serde::Serialize;
 
 use crate::decode::{decode, log_softmax, DecodeOptions, End, Layers, Sample};
+use crate::engine::llama::{EngineOptions, LlamaEngine};
 use crate::engine::{Engine, EngineError};
 use crate::grammar;
+use crate::model::find_model;
 use crate::oracle::Oracle;
 use crate::prompt::{prompt, ContextLevel, Feedback};
 use crate::static_context::prompt_parts;
@@ -114,6 +116,19 @@ pub struct HoleFills {
     pub stats: Stats,
 }
 
+impl HoleFills {
+    /// The best fill as it is written over the hole: parenthesised when it has spaces,
+    /// since a hole may stand where only an atom may.
+    pub fn best_written(&self) -> Option<String> {
+        let best = self.fills.first()?;
+        Some(if best.text.contains(char::is_whitespace) {
+            format!("({})", best.text)
+        } else {
+            best.text.clone()
+        })
+    }
+}
+
 /// What the loop reports while it works (for progress bars and LSP work-done progress).
 #[derive(Clone, Debug)]
 pub struct Progress {
@@ -160,6 +175,18 @@ pub struct Filler {
 }
 
 impl Filler {
+    /// A filler over the embedded engine with the model `find_model` picks (`model`, then
+    /// `REX_MODEL`, then the installed default); the error says which file and why.
+    pub fn load_embedded(
+        model: Option<&std::path::Path>,
+        opts: EngineOptions,
+    ) -> Result<Filler, String> {
+        let path = find_model(model).map_err(|e| e.to_string())?;
+        let engine = LlamaEngine::load(&path, opts)
+            .map_err(|e| format!("cannot load the model `{}`: {e}", path.display()))?;
+        Filler::new(Box::new(engine)).map_err(|e| e.to_string())
+    }
+
     pub fn new(engine: Box<dyn Engine>) -> Result<Filler, FillError> {
         let mut factory = ParserFactory::new_simple(&engine.tok_env())
             .map_err(|e| FillError::Grammar(e.to_string()))?;

@@ -14,9 +14,8 @@ use rex_compiler::db::Database;
 use rex_compiler::Position;
 use rex_ide::commands::{bool_arg, document_uri, position_arg};
 use rex_ide::context::Context;
-use rex_llm::engine::llama::{EngineOptions, LlamaEngine};
+use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills, Progress};
-use rex_llm::model::find_model;
 use serde::Deserialize;
 use tokio::sync::{mpsc as tmpsc, oneshot};
 use tower_lsp_server::ls_types::{
@@ -126,20 +125,13 @@ fn worker(settings: ModelSettings, jobs: mpsc::Receiver<Job>) {
 }
 
 fn load(settings: &ModelSettings) -> Result<Filler, String> {
-    let path = find_model(settings.path.as_deref()).map_err(|e| e.to_string())?;
-    let threads = settings
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() as u32));
-    let engine = LlamaEngine::load(
-        &path,
-        EngineOptions {
-            threads,
-            gpu_layers: settings.gpu_layers.unwrap_or(0),
-            ..EngineOptions::default()
-        },
-    )
-    .map_err(|e| format!("cannot load the model `{}`: {e}", path.display()))?;
-    Filler::new(Box::new(engine)).map_err(|e| e.to_string())
+    let defaults = EngineOptions::default();
+    let engine = EngineOptions {
+        threads: settings.threads.unwrap_or(defaults.threads),
+        gpu_layers: settings.gpu_layers.unwrap_or(0),
+        ..defaults
+    };
+    Filler::load_embedded(settings.path.as_deref(), engine)
 }
 
 fn run(filler: &mut Filler, settings: &ModelSettings, job: &Job) -> Result<HoleFills, String> {
@@ -226,14 +218,9 @@ pub fn fill_action(ws: &Workspace, uri: &Uri, range: Range) -> Option<CodeAction
     }))
 }
 
-/// The edit that writes the best fill over the hole (parenthesised when it has spaces).
+/// The edit that writes the best fill over the hole.
 pub fn best_fill_edit(uri: &str, fills: &HoleFills) -> Option<WorkspaceEdit> {
-    let best = fills.fills.first()?;
-    let text = if best.text.contains(char::is_whitespace) {
-        format!("({})", best.text)
-    } else {
-        best.text.clone()
-    };
+    let text = fills.best_written()?;
     let range = Range {
         start: lsp_types::Position::new(fills.range.start.line, fills.range.start.character),
         end: lsp_types::Position::new(fills.range.end.line, fills.range.end.character),
