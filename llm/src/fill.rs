@@ -212,7 +212,7 @@ impl Filler {
         let started = Instant::now();
         let ctx = Context::new(db, file, pos);
         let (hole_span, hole_name) = hole_of(&ctx).ok_or(FillError::NotAHole(pos))?;
-        let mut oracle = Oracle::new(db, file, pos).ok_or(FillError::NotAHole(pos))?;
+        let mut oracle = Oracle::for_context(&ctx).ok_or(FillError::NotAHole(pos))?;
         let parts = prompt_parts(&ctx, hole_span);
         let lark = grammar::lark(&grammar::scope_at(&ctx));
         let names: Vec<String> = if opts.name_bias {

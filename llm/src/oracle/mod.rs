@@ -64,23 +64,25 @@ pub struct Oracle<'db> {
 impl<'db> Oracle<'db> {
     /// The oracle of the hole at `pos`; None when `pos` is not on a hole.
     pub fn new(db: &'db Database, file: SourceFile, pos: Position) -> Option<Oracle<'db>> {
-        let ctx = Context::new(db, file, pos);
+        Oracle::for_context(&Context::new(db, file, pos))
+    }
+
+    /// The oracle of the hole under `ctx` (the fill loop has the context already).
+    pub fn for_context(ctx: &Context<'db>) -> Option<Oracle<'db>> {
         let at = ctx.at.as_ref()?;
         let hole = at.hole()?;
         let span = at.abs(at.item.arena.expr(hole).span);
         let item = at.index;
-        let doc = Document::new(db, file);
+        let doc = Document::new(ctx.doc.db, ctx.doc.file);
         let baseline = item_errors_where(&doc, item, &[], |_| true)?;
         let prefix_baseline = item_errors_where(&doc, item, &[], prefix_counts)?;
+        let fields = reach::field_names(ctx.env);
         let mut names: Vec<String> = ctx.locals.iter().map(|l| l.name.clone()).collect();
         names.extend(ctx.globals.iter().map(|g| g.name.clone()));
         names.extend(ctx.env.types.keys().map(|k| k.to_string()));
         names.extend(ctx.env.type_aliases.keys().map(|k| k.to_string()));
         names.extend(ctx.env.module_aliases.keys().map(|k| k.to_string()));
         names.extend(KEYWORDS.iter().map(|k| k.to_string()));
-        names.sort();
-        names.dedup();
-        let fields = reach::field_names(ctx.env);
         names.extend(fields.iter().cloned());
         names.sort();
         names.dedup();
