@@ -2,8 +2,10 @@
 //! conformance program accepted by the grammar built for its position (checked byte by
 //! byte with `rex_llm::grammar::check`, no model); and what it must refuse.
 
+mod common;
+
+use common::conformance_programs;
 use std::collections::HashMap;
-use std::path::Path;
 
 use rex_compiler::db::Database;
 use rex_compiler::syntax::ast::ExprKind;
@@ -175,25 +177,15 @@ fn any_scope_gives_a_grammar_that_compiles() {
 /// constructors on purpose).
 #[test]
 fn every_conformance_expression_parses_under_its_positions_grammar() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipped: ../shared/conformance not found");
+    let Some(corpus) = conformance_programs() else {
         return;
     };
-    let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort();
     let checker = ByteChecker::new().expect("the byte vocabulary builds");
     let mut grammars: HashMap<String, CompiledGrammar> = HashMap::new();
     let (mut programs, mut unparsed, mut checked, mut accepted) = (0, 0, 0, 0);
     let mut refused = Vec::new();
     let mut refused_in_rejected = Vec::new();
-    for f in files {
-        if f.extension().is_none_or(|e| e != "rex") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
+    for (f, text) in corpus {
         let name = f
             .file_name()
             .unwrap_or_default()

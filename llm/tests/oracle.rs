@@ -3,7 +3,9 @@
 //! offered to the oracle at that hole. And it should refuse prefixes that cannot be
 //! completed: hand-made ones on the pH program of the LLMS guide.
 
-use std::path::Path;
+mod common;
+
+use common::conformance_programs;
 
 use rex_compiler::db::Database;
 use rex_compiler::syntax::lexer::lex;
@@ -81,22 +83,12 @@ fn prefixes_that_cannot_be_completed_are_refused() {
 /// token boundaries and inside its last token must be kept.
 #[test]
 fn no_prefix_of_a_conformance_expression_is_refused() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipped: ../shared/conformance not found");
+    let Some(corpus) = conformance_programs() else {
         return;
     };
-    let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort();
     let (mut exprs, mut prefixes, mut checks, mut fallbacks) = (0usize, 0usize, 0usize, 0usize);
     let mut refused = Vec::new();
-    for f in files {
-        if f.extension().is_none_or(|e| e != "rex") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
+    for (f, text) in corpus {
         let parsed = parse_text(&text);
         if parsed.diagnostics.iter().any(|d| d.is_error()) {
             continue;
