@@ -4,30 +4,17 @@
 
 use std::path::Path;
 
+// The fuzz targets' own reading of an input, so a saved input replays exactly.
+#[path = "../../fuzz/src/lib.rs"]
+mod fuzz_input;
+
+use fuzz_input::{errors_of, program_and_position};
+
 use rex_compiler::db::Database;
-use rex_compiler::LineIndex;
 use rex_ide::commands::{execute, CommandError, COMMANDS};
 use serde_json::json;
 
 const URI: &str = "file:///fuzz.rex";
-
-fn errors_of(text: &str) -> usize {
-    let db = Database::new();
-    let file = db.add_file("fuzz.rex", text.to_string());
-    db.diagnostics(file).iter().filter(|d| d.is_error()).count()
-}
-
-/// The program and offset of an `ide`-target input (as `fuzz/src/lib.rs` reads it).
-fn decode(data: &[u8]) -> (String, usize) {
-    let (head, body) = data.split_at(data.len().min(2));
-    let text = String::from_utf8_lossy(body).into_owned();
-    let pick = head.iter().fold(0usize, |acc, b| acc * 256 + *b as usize);
-    let mut offset = pick % (text.len() + 1);
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    (text, offset)
-}
 
 #[test]
 fn saved_ide_inputs_answer_and_their_fills_check() {
@@ -38,8 +25,7 @@ fn saved_ide_inputs_answer_and_their_fills_check() {
         .flatten()
     {
         let data = std::fs::read(entry.path()).expect("read input");
-        let (text, offset) = decode(&data);
-        let pos = LineIndex::new(&text).position(&text, offset);
+        let (text, pos) = program_and_position(&data);
         let mut db = Database::new();
         let file = db.add_file("fuzz.rex", text.clone());
         for command in COMMANDS.iter().filter(|c| !c.contains("Apply")) {

@@ -103,16 +103,14 @@ pub fn closing(prefix: &str) -> Option<Closing> {
             _ => {}
         }
         next = match t.tok {
-            Tok::LParen => {
-                stack.push((Open::Paren, start));
-                if next == Next::Pattern {
-                    Next::Pattern
+            // Inside a bracket a pattern stays a pattern, anything else wants an expression.
+            Tok::LParen | Tok::LBracket => {
+                let open = if t.tok == Tok::LParen {
+                    Open::Paren
                 } else {
-                    Next::Expr
-                }
-            }
-            Tok::LBracket => {
-                stack.push((Open::Bracket, start));
+                    Open::Bracket
+                };
+                stack.push((open, start));
                 if next == Next::Pattern {
                     Next::Pattern
                 } else {
