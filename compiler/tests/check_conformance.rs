@@ -26,7 +26,10 @@ fn checker_decides_every_conformance_program() {
     let db = Database::new();
     let mut checked = 0;
     let mut wrong = Vec::new();
-    let entries = std::fs::read_dir(conformance_dir()).expect("conformance directory");
+    let Some(dir) = conformance_dir() else {
+        return;
+    };
+    let entries = std::fs::read_dir(dir).expect("conformance directory");
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some("rex") {
@@ -57,8 +60,11 @@ fn checker_decides_every_conformance_program() {
 
 #[test]
 fn ph_hole_reports_expected_type_and_context() {
+    let Some(dir) = conformance_dir() else {
+        return;
+    };
     let db = Database::new();
-    let text = std::fs::read_to_string(conformance_dir().join("LLMS__00.rex")).expect("LLMS__00");
+    let text = std::fs::read_to_string(dir.join("LLMS__00.rex")).expect("LLMS__00");
     let file = db.add_file("LLMS__00.rex", text);
     let holes = rex_compiler::db::file_holes(&db, db.prelude(), file);
     assert_eq!(holes.len(), 1);

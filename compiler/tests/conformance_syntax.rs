@@ -9,7 +9,9 @@ use rex_compiler::LineIndex;
 
 #[test]
 fn runnable_conformance_programs_have_no_syntax_errors() {
-    let dir = conformance_dir();
+    let Some(dir) = conformance_dir() else {
+        return;
+    };
     let Ok(entries) = std::fs::read_dir(&dir) else {
         panic!("conformance directory {} is missing", dir.display());
     };
