@@ -47,6 +47,30 @@ impl Drop for TempDir {
     }
 }
 
+/// Runs `rex ARGS...` from the current directory, without colour.
+pub fn rex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run rex")
+}
+
+/// Runs `rex run EXTRA... -c CODE`.
+pub fn run_code(code: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["run"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-c", code]);
+    rex(&args)
+}
+
+/// Runs `code`, expects exit 0 and returns the printed value (one line).
+pub fn value(code: &str) -> String {
+    let o = run_code(code, &[]);
+    assert_eq!(o.status.code(), Some(0), "{code}\nstderr: {}", stderr(&o));
+    stdout(&o).trim_end().to_string()
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

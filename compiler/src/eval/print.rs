@@ -1,6 +1,10 @@
 //! Printing values as the reference does: `3i32`, `2.5f32`, `"hi"`, `[1i32, 2i32]`,
 //! `(1i32, true)`, `Some 2i32`, `Bar {z = 0f32}`, `{a = 1i32}`, `<closure>`, `?name`.
-//! Iterative (an explicit work list), so arbitrarily deep values print without recursion.
+//! Constructor arguments are not parenthesised, at any depth (`Ok Some Some 2i32`), as the
+//! reference prints them; tuples and lists keep their own brackets. Indeterminate parts (a
+//! stuck operation or application) are expressions, and are parenthesised where they stand
+//! as an argument. Iterative (an explicit work list), so arbitrarily deep values print
+//! without recursion.
 
 use super::ir::{CtorInfo, ListCtor};
 use super::natives::Prim;
@@ -12,10 +16,22 @@ pub struct Names<'a> {
 }
 
 enum Task<'v> {
-    /// A value; `atom` asks for parentheses around an application.
-    Value(&'v Value, bool),
+    /// A value, and where it stands.
+    Value(&'v Value, Place),
     Text(&'static str),
     Owned(String),
+}
+
+/// Where a value stands, which decides whether it needs parentheses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// On its own, or delimited by brackets or commas: never parenthesised.
+    Free,
+    /// An argument of a constructor: a constructor application is not parenthesised, an
+    /// indeterminate expression is.
+    CtorArg,
+    /// An operand of an indeterminate expression: any application is parenthesised.
+    Operand,
 }
 
 /// The text of a scalar as `show` renders it (no type suffix), or `None` for compound values.
@@ -83,19 +99,19 @@ impl Names<'_> {
 
     pub fn print(&self, v: &Value) -> String {
         let mut out = String::new();
-        let mut work: Vec<Task<'_>> = vec![Task::Value(v, false)];
+        let mut work: Vec<Task<'_>> = vec![Task::Value(v, Place::Free)];
         while let Some(task) = work.pop() {
             match task {
                 Task::Text(t) => out.push_str(t),
                 Task::Owned(t) => out.push_str(&t),
-                Task::Value(v, atom) => self.value(v, atom, &mut out, &mut work),
+                Task::Value(v, place) => self.value(v, place, &mut out, &mut work),
             }
         }
         out
     }
 
     /// Prints `v` directly, or schedules its parts (pushed in reverse order).
-    fn value<'v>(&self, v: &'v Value, atom: bool, out: &mut String, work: &mut Vec<Task<'v>>) {
+    fn value<'v>(&self, v: &'v Value, place: Place, out: &mut String, work: &mut Vec<Task<'v>>) {
         if let Some(s) = scalar_with_suffix(v) {
             out.push_str(&s);
             return;
@@ -107,7 +123,7 @@ impl Names<'_> {
             },
             Value::CtorFn(_) | Value::Native(_) => out.push_str("<closure>"),
             Value::Dict(_) => out.push_str("<dictionary>"),
-            Value::Stuck(s) => self.stuck(s, atom, out, work),
+            Value::Stuck(s) => self.stuck(s, place, out, work),
             Value::Node(n) => match &n.kind {
                 NodeKind::Closure(_)
                 | NodeKind::Partial
@@ -133,26 +149,27 @@ impl Names<'_> {
                             parts.push(Task::Text(", "));
                         }
                         parts.push(Task::Owned(format!("{name} = ")));
-                        parts.push(Task::Value(value, false));
+                        parts.push(Task::Value(value, Place::Free));
                     }
                     parts.push(Task::Text("}"));
                     push_reversed(work, parts);
                 }
                 NodeKind::Data(id) => {
                     if self.list_kind(*id) == Some(ListCtor::Cons) {
-                        self.list(v, atom, work);
+                        self.list(v, place, work);
                         return;
                     }
+                    let parens = place == Place::Operand && !n.fields.is_empty();
                     let mut parts = Vec::new();
-                    if atom {
+                    if parens {
                         parts.push(Task::Text("("));
                     }
                     parts.push(Task::Owned(self.ctor_name(*id).to_string()));
                     for f in n.fields.iter() {
                         parts.push(Task::Text(" "));
-                        parts.push(Task::Value(f, true));
+                        parts.push(Task::Value(f, Place::CtorArg));
                     }
-                    if atom {
+                    if parens {
                         parts.push(Task::Text(")"));
                     }
                     push_reversed(work, parts);
@@ -163,7 +180,7 @@ impl Names<'_> {
     }
 
     /// `[a, b, c]`; a list whose tail is indeterminate prints as `a :: b :: ?`.
-    fn list<'v>(&self, mut cur: &'v Value, atom: bool, work: &mut Vec<Task<'v>>) {
+    fn list<'v>(&self, mut cur: &'v Value, place: Place, work: &mut Vec<Task<'v>>) {
         let mut items: Vec<&'v Value> = Vec::new();
         loop {
             match cur {
@@ -182,22 +199,23 @@ impl Names<'_> {
             sequence(&mut parts, items.into_iter(), ", ");
             parts.push(Task::Text("]"));
         } else {
-            if atom {
+            let parens = place != Place::Free;
+            if parens {
                 parts.push(Task::Text("("));
             }
             for item in items {
-                parts.push(Task::Value(item, true));
+                parts.push(Task::Value(item, Place::Operand));
                 parts.push(Task::Text(" :: "));
             }
-            parts.push(Task::Value(cur, true));
-            if atom {
+            parts.push(Task::Value(cur, Place::Operand));
+            if parens {
                 parts.push(Task::Text(")"));
             }
         }
         push_reversed(work, parts);
     }
 
-    fn stuck<'v>(&self, s: &'v Stuck, atom: bool, out: &mut String, work: &mut Vec<Task<'v>>) {
+    fn stuck<'v>(&self, s: &'v Stuck, place: Place, out: &mut String, work: &mut Vec<Task<'v>>) {
         let mut parts = Vec::new();
         match s {
             Stuck::Hole { name, .. } => {
@@ -215,45 +233,45 @@ impl Names<'_> {
                 let infix = args.len() == 2 && Prim::NATIVES_INFIX.contains(op);
                 if args.len() == 1 && matches!(*op, "&&" | "||") {
                     // The right operand was not evaluated.
-                    parts.push(Task::Value(&args[0], true));
+                    parts.push(Task::Value(&args[0], Place::Operand));
                     parts.push(Task::Owned(format!(" {op} ...")));
                 } else if infix {
-                    parts.push(Task::Value(&args[0], true));
+                    parts.push(Task::Value(&args[0], Place::Operand));
                     parts.push(Task::Owned(format!(" {op} ")));
-                    parts.push(Task::Value(&args[1], true));
+                    parts.push(Task::Value(&args[1], Place::Operand));
                 } else {
                     parts.push(Task::Text(op));
                     for a in args {
                         parts.push(Task::Text(" "));
-                        parts.push(Task::Value(a, true));
+                        parts.push(Task::Value(a, Place::Operand));
                     }
                 }
             }
             Stuck::App { func, args } => {
-                parts.push(Task::Value(func, true));
+                parts.push(Task::Value(func, Place::Operand));
                 for a in args {
                     parts.push(Task::Text(" "));
-                    parts.push(Task::Value(a, true));
+                    parts.push(Task::Value(a, Place::Operand));
                 }
             }
             Stuck::Match { scrutinee } => {
                 parts.push(Task::Text("match "));
-                parts.push(Task::Value(scrutinee, true));
+                parts.push(Task::Value(scrutinee, Place::Operand));
                 parts.push(Task::Text(" ..."));
             }
             Stuck::If { cond } => {
                 parts.push(Task::Text("if "));
-                parts.push(Task::Value(cond, true));
+                parts.push(Task::Value(cond, Place::Operand));
                 parts.push(Task::Text(" then ... else ..."));
             }
             Stuck::Field { base, field } => {
-                parts.push(Task::Value(base, true));
+                parts.push(Task::Value(base, Place::Operand));
                 parts.push(Task::Owned(format!(".{field}")));
                 push_reversed(work, parts);
                 return;
             }
         }
-        if atom {
+        if place != Place::Free {
             parts.insert(0, Task::Text("("));
             parts.push(Task::Text(")"));
         }
@@ -277,7 +295,7 @@ fn sequence<'v>(
         if i > 0 {
             parts.push(Task::Text(sep));
         }
-        parts.push(Task::Value(v, false));
+        parts.push(Task::Value(v, Place::Free));
     }
 }
 

@@ -1,0 +1,32 @@
+//! Programs written the way the reference's documentation and tests write them, run through
+//! the real `rex run`, with the output or the error the reference gives
+//! (`../shared/reference/OBSERVED.md`: "Layout", "Records", "Printed values", "Ambiguity").
+
+mod support;
+
+use support::value;
+
+const PERSON: &str = "type Person = Person { name: string, age: i32 }\n";
+
+#[test]
+fn constructor_arguments_print_without_parentheses() {
+    let program = format!(
+        "{PERSON}type T = A i32 | B T | C Person\n\
+         let p = Person {{ name = \"Bo\", age = 40 }} in\n\
+         (Err (Some 1), B (A 1), C p, B (C p), Some [Some 1], Ok (Some (Some 2)), Some (1, 2))"
+    );
+    assert_eq!(
+        value(&program),
+        "(Err Some 1i32, B A 1i32, C Person {age = 40i32, name = \"Bo\"}, \
+         B C Person {age = 40i32, name = \"Bo\"}, Some [Some 1i32], Ok Some Some 2i32, \
+         Some (1i32, 2i32))"
+    );
+}
+
+#[test]
+fn holes_print_in_the_same_positions() {
+    assert_eq!(
+        value("(Ok (Some ?a) is Result (Option i32) string, Some [Some ?], Some (? + 1 is i32))"),
+        "(Ok Some ?a, Some [Some ?], Some (? + 1i32))"
+    );
+}
