@@ -30,3 +30,18 @@ fn holes_print_in_the_same_positions() {
         "(Ok Some ?a, Some [Some ?], Some (? + 1i32))"
     );
 }
+
+#[test]
+fn a_closing_bracket_in_column_1_continues_the_declaration() {
+    let program = "type Box = Box {\n  width: i32,\n  height: i32\n}\n\n\
+                   fn area : Box -> i32 = (\\b ->\n  b.width * b.height\n)\n\n\
+                   area (Box { width = 3, height = 4 })\n";
+    assert_eq!(value(program), "12i32");
+}
+
+#[test]
+fn a_program_indented_as_a_whole_is_laid_out_from_its_first_line() {
+    let program =
+        "  type P = P { x: i32 }\n\n  fn getx : P -> i32 = \\p -> p.x\n\n  getx (P { x = 4 })\n";
+    assert_eq!(value(program), "4i32");
+}

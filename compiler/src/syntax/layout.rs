@@ -2,9 +2,13 @@
 //! and separates class/instance members.
 //!
 //! A declaration starts with a keyword in column 1 and ends at the next token in column 1
-//! (continuation lines are indented). Everything else in column 1 belongs to the program's
-//! result expression. Parsing each item on its own keeps damage from one broken item out of
-//! the others.
+//! (continuation lines are indented), unless that token closes a bracket the declaration
+//! left open: a record type's `}` or a body's `)` in column 1 still belongs to it.
+//! Everything else in column 1 belongs to the program's result expression. Parsing each item
+//! on its own keeps damage from one broken item out of the others.
+//!
+//! Columns count from the indentation of the program's first line, so a program indented as
+//! a whole (pasted from a Markdown list) is laid out as if it were not.
 //!
 //! Two more rules keep an edit from gluing text onto a neighbouring item:
 //!
@@ -30,7 +34,8 @@ pub struct Laid<'a> {
     pub token: Token<'a>,
     /// 0-based line.
     pub line: u32,
-    /// 0-based byte column.
+    /// 0-based byte column, counted from the column of the text's first token (a line
+    /// indented less than that counts as column 0).
     pub col: u32,
     /// True for the first token of its line.
     pub line_start: bool,
@@ -62,12 +67,14 @@ pub struct Chunk<'a> {
     pub stray: Vec<usize>,
 }
 
-/// Gives every token its line and column, in one pass over the text.
+/// Gives every token its line and column, in one pass over the text. Columns are relative
+/// to the first token's.
 pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(tokens.len());
     let (mut pos, mut line, mut line_begin) = (0usize, 0u32, 0usize);
     let mut prev_line = u32::MAX;
+    let mut base: Option<usize> = None;
     for tok in tokens {
         let start = (tok.span.start as usize).min(bytes.len());
         while pos < start {
@@ -77,10 +84,12 @@ pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
             }
             pos += 1;
         }
+        let col = start - line_begin;
+        let base = *base.get_or_insert(col);
         out.push(Laid {
             token: *tok,
             line,
-            col: (start - line_begin) as u32,
+            col: col.saturating_sub(base) as u32,
             line_start: line != prev_line,
         });
         prev_line = line;
@@ -107,6 +116,8 @@ pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
         let boundary = match &current {
             None => Some(false),
             Some(_) if starts_decl && !after_pub => Some(false),
+            // A closer of a bracket still open continues the item, whatever its column.
+            Some(open) if laid.token.tok.closes() && open.depth > 0 => None,
             Some(open) if laid.line_start => {
                 if laid.col == 0 && open.is_decl {
                     Some(false)
