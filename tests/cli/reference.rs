@@ -4,7 +4,14 @@
 
 mod support;
 
-use support::value;
+use support::{run_code, stderr, value};
+
+/// Runs `code`, expects exit 1 (errors) and returns what `rex run` printed on stderr.
+fn errors(code: &str) -> String {
+    let o = run_code(code, &[]);
+    assert_eq!(o.status.code(), Some(1), "{code}\nstderr: {}", stderr(&o));
+    stderr(&o)
+}
 
 const PERSON: &str = "type Person = Person { name: string, age: i32 }\n";
 
@@ -44,4 +51,13 @@ fn a_program_indented_as_a_whole_is_laid_out_from_its_first_line() {
     let program =
         "  type P = P { x: i32 }\n\n  fn getx : P -> i32 = \\p -> p.x\n\n  getx (P { x = 4 })\n";
     assert_eq!(value(program), "4i32");
+}
+
+#[test]
+fn a_class_needs_a_type_parameter() {
+    let err = errors("class C\n  c : i32\n\n1");
+    assert!(
+        err.contains("error[E0310]: class `C` needs a type parameter"),
+        "{err}"
+    );
 }

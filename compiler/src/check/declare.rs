@@ -310,6 +310,18 @@ impl Builder {
                 );
                 continue;
             }
+            if decl.params.is_empty() {
+                // The class is still declared (its methods and instances are checked), but
+                // a class ranges over at least one type.
+                self.report(
+                    at,
+                    Diag::simple(
+                        Code::KindArity,
+                        decl.name.span,
+                        format!("class `{declared}` needs a type parameter: `class {declared} a`"),
+                    ),
+                );
+            }
             Arc::make_mut(&mut self.env.classes).insert(
                 id.clone(),
                 Class {
