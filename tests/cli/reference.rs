@@ -61,3 +61,13 @@ fn a_class_needs_a_type_parameter() {
         "{err}"
     );
 }
+
+#[test]
+fn a_runaway_program_runs_out_of_gas_by_default() {
+    let o = run_code(
+        "let rec even = \\n -> odd n, odd = \\n -> even n in (even 0, odd 1)",
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("ran out of gas"), "{}", stderr(&o));
+}

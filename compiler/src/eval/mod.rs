@@ -27,8 +27,11 @@ use lower::{ItemInput, Lowerer};
 use machine::{Machine, Settings};
 use print::Names;
 
-/// The default step budget: generous (tens of seconds of work), but finite.
-pub const DEFAULT_GAS: u64 = 2_000_000_000;
+/// The default step budget: a runaway loop stops within a few seconds (the mutually
+/// recursive `even`/`odd` loop spends it in about 2.5 s of CPU in a release build), while
+/// real programs fit with room to spare (the benchmarks need under 8 million steps, a fold
+/// over a million-element list about 26 million).
+pub const DEFAULT_GAS: u64 = 60_000_000;
 
 /// Most entries on the machine's continuation stack or frame stack (each is 16 bytes):
 /// deep enough for recursion a million calls deep, bounded well below memory limits.
