@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{run_code, stderr, value};
+use support::{run_code, stderr, stdout, value, TempDir};
 
 /// Runs `code`, expects exit 1 (errors) and returns what `rex run` printed on stderr.
 fn errors(code: &str) -> String {
@@ -70,4 +70,71 @@ fn a_runaway_program_runs_out_of_gas_by_default() {
     );
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("ran out of gas"), "{}", stderr(&o));
+}
+
+const OLDER: &str =
+    "let\n  older = \\p -> { p with { age = p.age + 2 } },\n  label = \\p -> p.name\nin\n";
+
+#[test]
+fn fields_of_a_value_whose_type_is_fixed_later() {
+    let program = format!(
+        "{PERSON}{OLDER}  (older (Person {{ name = \"Bo\", age = 40 }}), label (Person {{ name = \"Cy\", age = 3 }}))"
+    );
+    assert_eq!(
+        value(&program),
+        "(Person {age = 42i32, name = \"Bo\"}, \"Cy\")"
+    );
+    // A field of a type that never becomes known is still reported.
+    let err = errors("let f = \\p -> p.zzz in 1");
+    assert!(
+        err.contains("error[E0307]: field `zzz` is not definitely available on `'a`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_hole_beside_a_deferred_field_shows_the_resolved_type() {
+    let dir = TempDir::new("reference");
+    let program = format!(
+        "{PERSON}let older = \\p -> {{ p with {{ age = p.age + ?n }} }} in\nolder (Person {{ name = \"Bo\", age = 40 }})\n"
+    );
+    dir.file("main.rex", &program);
+    let o = dir.rex(&["check", "--json", "main.rex"]);
+    let out = stdout(&o);
+    assert!(out.contains("hole `?n` expects `i32`"), "{out}");
+    assert!(!out.contains("E0307"), "{out}");
+}
+
+#[test]
+fn the_expected_type_reaches_a_record_update() {
+    let program = "type A = A { x: i32, y: i32 }\n\n\
+                   instance Default A\n  default = A { x = 1, y = 2 }\n\n\
+                   let a: A = { default with { x = 9 } } in a";
+    assert_eq!(value(program), "A {x = 9i32, y = 2i32}");
+}
+
+#[test]
+fn dictionary_literals_are_dictionaries_unless_a_record_is_expected() {
+    let err = errors("{a = 1, b = true}");
+    assert!(
+        err.contains("error[E0304]: no instance `Integral bool`"),
+        "{err}"
+    );
+    let err = errors("({a = 1, b = 2}).a");
+    assert!(
+        err.contains("error[E0307]: field `a` is not definitely available on `Dict"),
+        "{err}"
+    );
+    assert_eq!(value("{b = 2, a = 1}"), "{a = 1i32, b = 2i32}");
+    // As a record constructor's payload, or where a record type is expected: a record.
+    assert_eq!(
+        value("let r: {a: i32, b: bool} = {a = 1, b = true} in r.b"),
+        "true"
+    );
+    assert_eq!(
+        value(&format!(
+            "{PERSON}(Person {{ name = \"Bo\", age = 40 }}).age"
+        )),
+        "40i32"
+    );
 }

@@ -55,6 +55,8 @@ pub struct Infer<'a> {
     /// Roots of the type variables a reported mismatch involved: constraints that later
     /// fail on them are echoes of that mismatch (see `cascade.rs`).
     pub conflicted: Vec<crate::types::TyVar>,
+    /// Fields of values whose type is not known yet (see `records.rs`).
+    pub fields: Vec<super::records::FieldWanted>,
 }
 
 impl<'a> Infer<'a> {
@@ -76,6 +78,7 @@ impl<'a> Infer<'a> {
             let_preds: Vec::new(),
             let_schemes: Vec::new(),
             conflicted: Vec::new(),
+            fields: Vec::new(),
         }
     }
 
@@ -193,6 +196,7 @@ impl<'a> Infer<'a> {
                 }
             }
             ExprKind::Dict(fields) => self.dict(e, fields, Some(expected)),
+            ExprKind::Update { base, fields } => self.update(*base, fields, Some(expected)),
             ExprKind::App(..) | ExprKind::Binary { .. } => {
                 let t = self.application(e, Some(expected));
                 self.expect(e, &t, expected);
@@ -253,7 +257,7 @@ impl<'a> Infer<'a> {
                 Ty::con_app("List", vec![elem])
             }
             ExprKind::Dict(fields) => self.dict(e, fields, None),
-            ExprKind::Update { base, fields } => self.update(*base, fields),
+            ExprKind::Update { base, fields } => self.update(*base, fields, None),
             ExprKind::Project { base, field } => self.project(*base, field, span),
             ExprKind::Ascribe { expr, ty } => {
                 let mut lw = Lowering::new(self.env, NewVars::Fresh(&mut self.u));
@@ -379,7 +383,7 @@ impl<'a> Infer<'a> {
     }
 
     /// Exports of the module imported as `alias` spelled like `name` (without `alias.`).
-    fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
+    pub(super) fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
         let pool = self
             .env
             .values
@@ -640,8 +644,11 @@ impl<'a> Infer<'a> {
         let Some(owner) = members.first().map(|m| m.1) else {
             return Vec::new();
         };
+        // A field whose record type is now known fixes its type before generalisation;
+        // the variables of fields still waiting stay monomorphic for a later use to fix.
+        self.solve_fields();
         let tys: Vec<Ty> = members.iter().map(|(t, _)| self.u.zonk(t)).collect();
-        let mut env_vars = Vec::new();
+        let mut env_vars = self.field_vars();
         for l in &self.locals {
             let lt = self.u.zonk(&l.scheme.ty);
             lt.free_vars(&mut env_vars);
@@ -761,227 +768,6 @@ impl<'a> Infer<'a> {
         }
         self.wanted.extend(keep);
         schemes
-    }
-
-    // ------------------------------------------------------------------ records
-
-    fn dict(&mut self, e: ExprId, fields: &[FieldInit], expected: Option<&Ty>) -> Ty {
-        let exp = expected.map(|t| self.u.shallow(t));
-        match exp {
-            Some(Ty::Record(fs)) => {
-                let names_match = fs.len() == fields.len()
-                    && fields
-                        .iter()
-                        .all(|f| fs.iter().any(|(n, _)| **n == *f.name.text));
-                if names_match {
-                    for f in fields {
-                        if let Some((_, ft)) = fs.iter().find(|(n, _)| **n == *f.name.text) {
-                            let ft = ft.clone();
-                            self.check(f.value, &ft);
-                        }
-                    }
-                    return Ty::Record(fs);
-                }
-            }
-            Some(ref d @ Ty::App(..)) if d.head_name() == Some("Dict") => {
-                let (_, args) = d.spine();
-                let elem = args.first().map(|t| (*t).clone()).unwrap_or(Ty::Unknown);
-                for f in fields {
-                    self.check(f.value, &elem);
-                }
-                return d.clone();
-            }
-            _ => {}
-        }
-        let mut fs: Vec<(Arc<str>, Ty)> = fields
-            .iter()
-            .map(|f| (Arc::from(f.name.text.as_str()), self.infer(f.value)))
-            .collect();
-        fs.sort_by(|a, b| a.0.cmp(&b.0));
-        let t = Ty::Record(fs);
-        if let Some(exp) = expected {
-            self.expect(e, &t, exp);
-        }
-        t
-    }
-
-    /// The record shape definitely available on a value of type `t`.
-    fn record_shape(
-        &mut self,
-        t: &Ty,
-        known: Option<usize>,
-    ) -> Result<Vec<(Arc<str>, Ty)>, &'static str> {
-        let t = self.u.zonk(t);
-        match &t {
-            Ty::Record(fs) => Ok(fs.clone()),
-            Ty::App(..) | Ty::Con(_) => {
-                let Some(adt) = self.env.adt_of_type(&t) else {
-                    return Err("");
-                };
-                let ctor_id = match (known, adt.ctors.as_slice()) {
-                    (Some(k), _) if adt.ctors.contains(&k) => k,
-                    (_, [only]) => *only,
-                    _ => return Err(" (it has several constructors; `match` on it first)"),
-                };
-                let ctor = &self.env.ctors[ctor_id];
-                if ctor.record.is_none() {
-                    return Err("");
-                }
-                let (_, args) = t.spine();
-                let args: Vec<Ty> = args.into_iter().cloned().collect();
-                match ctor.fields.first().map(|f| f.instantiate(&args)) {
-                    Some(Ty::Record(fs)) => Ok(fs),
-                    _ => Err(""),
-                }
-            }
-            _ => Err(""),
-        }
-    }
-
-    fn known_ctor_of_expr(&self, e: ExprId) -> Option<usize> {
-        if let ExprKind::Var(name) = &self.arena.expr(e).kind {
-            return self
-                .locals
-                .iter()
-                .rev()
-                .find(|l| *l.name == **name)
-                .and_then(|l| l.known_ctor);
-        }
-        None
-    }
-
-    fn project(&mut self, base: ExprId, field: &Name, span: Span) -> Ty {
-        if let ExprKind::Ctor(alias) = &self.arena.expr(base).kind {
-            // `M.x` through a module alias: a value or constructor the module exports.
-            if let Some(&module) = self.env.module_aliases.get(alias.as_str()) {
-                if module == super::imports::MISSING_MODULE {
-                    return Ty::Unknown;
-                }
-                let spelled = format!("{alias}.{}", field.text);
-                if self.env.ctor_index.contains_key(spelled.as_str()) {
-                    return self.ctor_value(&spelled, span, None);
-                }
-                let known = self.env.values.contains_key(spelled.as_str())
-                    || self.env.methods.contains_key(spelled.as_str());
-                if !known {
-                    let candidates = self.members_like(alias, &field.text);
-                    self.diags.push(Diag::not_exported(
-                        alias,
-                        &field.text,
-                        candidates,
-                        field.span,
-                    ));
-                    return Ty::Unknown;
-                }
-                return self.var(&spelled, span);
-            }
-            if !self.env.ctor_index.contains_key(alias.as_str()) {
-                self.diags
-                    .push(<TypeDiag as super::errors::LoweringDiags>::unknown_module(
-                        alias,
-                        self.span(base),
-                    ));
-                return Ty::Unknown;
-            }
-        }
-        let bt = self.infer(base);
-        let bt = self.u.shallow(&bt);
-        if let Ok(index) = field.text.parse::<usize>() {
-            if let Ty::Tuple(ts) = &bt {
-                if let Some(t) = ts.get(index) {
-                    return t.clone();
-                }
-            }
-            if matches!(bt, Ty::Unknown) {
-                return Ty::Unknown;
-            }
-            let shown = self.show(&bt);
-            self.diags.push(Diag::field(&field.text, shown, "", span));
-            return Ty::Unknown;
-        }
-        match bt {
-            Ty::Unknown => return Ty::Unknown,
-            Ty::Var(_) => {
-                // Infer the type from the only record-carrying single-constructor type
-                // with this field.
-                let owners: Vec<usize> = self
-                    .env
-                    .adts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| {
-                        a.ctors.len() == 1
-                            && self.env.ctors[a.ctors[0]]
-                                .record
-                                .as_ref()
-                                .is_some_and(|r| r.iter().any(|n| **n == *field.text))
-                    })
-                    .map(|(i, _)| i)
-                    .collect();
-                if let [only] = owners.as_slice() {
-                    let adt = &self.env.adts[*only];
-                    let args: Vec<Ty> = adt.params.iter().map(|_| self.u.fresh()).collect();
-                    let t = Ty::con_app(&adt.name.clone(), args);
-                    let _ = self.u.unify(&bt, &t);
-                }
-            }
-            _ => {}
-        }
-        let known = self.known_ctor_of_expr(base);
-        match self.record_shape(&bt, known) {
-            Ok(fs) => match fs.iter().find(|(n, _)| **n == *field.text) {
-                Some((_, t)) => t.clone(),
-                None => {
-                    let shown = self.show(&bt);
-                    self.diags.push(Diag::field(&field.text, shown, "", span));
-                    Ty::Unknown
-                }
-            },
-            Err(why) => {
-                let shown = self.show(&bt);
-                self.diags.push(Diag::field(&field.text, shown, why, span));
-                Ty::Unknown
-            }
-        }
-    }
-
-    fn update(&mut self, base: ExprId, fields: &[FieldInit]) -> Ty {
-        let bt = self.infer(base);
-        let known = self.known_ctor_of_expr(base);
-        match self.record_shape(&bt, known) {
-            Ok(fs) => {
-                for f in fields {
-                    match fs.iter().find(|(n, _)| **n == *f.name.text) {
-                        Some((_, t)) => {
-                            let t = t.clone();
-                            self.check(f.value, &t);
-                        }
-                        None => {
-                            let shown = self.show(&bt);
-                            self.diags
-                                .push(Diag::field(&f.name.text, shown, "", f.name.span));
-                            self.infer(f.value);
-                        }
-                    }
-                }
-                bt
-            }
-            Err(why) => {
-                let shown = self.show(&bt);
-                if !matches!(self.u.shallow(&bt), Ty::Unknown) {
-                    let span = self.span(base);
-                    let field = fields
-                        .first()
-                        .map(|f| f.name.text.clone())
-                        .unwrap_or_default();
-                    self.diags.push(Diag::field(&field, shown, why, span));
-                }
-                for f in fields {
-                    self.infer(f.value);
-                }
-                Ty::Unknown
-            }
-        }
     }
 
     // ------------------------------------------------------------------ match

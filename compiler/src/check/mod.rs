@@ -11,6 +11,7 @@ pub mod imports;
 pub mod infer;
 pub mod item;
 pub mod lower;
+mod records;
 pub mod solve;
 
 pub use declare::{build_program as declare_program, ProgramEnv};

@@ -21,6 +21,10 @@ pub struct Wanted {
 /// How deep instance contexts are followed before giving up.
 const MAX_ENTAIL_DEPTH: usize = 32;
 
+/// How many times the solver goes over the constraints (each pass may fix types that
+/// let the next discharge more: improvement, defaulting, a record type found).
+const SOLVER_ROUNDS: usize = 8;
+
 /// Classes whose variables may be defaulted.
 const DEFAULTABLE: &[&str] = &[
     "AdditiveMonoid",
@@ -224,9 +228,10 @@ impl Infer<'_> {
         let mut pending: Vec<Wanted> = std::mem::take(&mut self.wanted);
         let all = pending.clone();
         let mut failed = Vec::new();
-        for round in 0..4 {
+        for round in 0..SOLVER_ROUNDS {
             let mut still = Vec::new();
-            let mut progressed = false;
+            // A record type found since may fix a field's type, and so a constraint's.
+            let mut progressed = self.solve_fields();
             for w in pending {
                 let pred = w.pred.map_types(|t| self.u.zonk(t));
                 match entails(self.env, &givens, &pred, 0) {
@@ -245,13 +250,14 @@ impl Infer<'_> {
                 }
             }
             pending = still;
-            if pending.is_empty() || round == 3 {
+            if (pending.is_empty() && self.fields.is_empty()) || round + 1 == SOLVER_ROUNDS {
                 break;
             }
-            if !progressed && !self.default_vars(&pending) {
+            if !progressed && !self.default_vars(&pending) && !self.guess_field_owners() {
                 break;
             }
         }
+        self.report_fields();
         let blamed = self.report_missing_instances(failed);
         for w in pending {
             if self.diags.iter().any(|d| d.span == w.span) || self.blames(&blamed, &w.pred) {
