@@ -68,6 +68,10 @@ pub struct FillArgs {
     /// Do not nudge the model towards the names the semantic loop finds at the hole.
     #[arg(long)]
     pub no_name_bias: bool,
+    /// Inject a function's signature (a comment in the model's context, never in the fill)
+    /// where the model starts applying it.
+    #[arg(long)]
+    pub signatures: bool,
     /// A directory to search for imported modules (repeatable).
     #[arg(long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -132,6 +136,7 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
         seed: args.seed,
         name_bias: !args.no_name_bias,
         candidates: !args.no_candidates,
+        signatures: args.signatures,
     };
     let cancel = AtomicBool::new(false);
     let show_progress = std::io::stderr().is_terminal() && !args.json;

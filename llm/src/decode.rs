@@ -9,6 +9,9 @@
 //! 4. **types**: the oracle keeps a token only if the text it makes can still be completed
 //!    to a well-typed fill.
 //!
+//! Between tokens, when the model has written a function's name and goes on to apply it,
+//! the function's signature may be injected into its context (`crate::inject`).
+//!
 //! The first token that passes every layer is taken; the model's first choices pass
 //! almost always, so the full mask is walked only when the first `FIRST_TRIES` fail. The
 //! sample ends where the grammar accepts and the model ends the expression (its most
@@ -22,6 +25,7 @@ use rand::rngs::StdRng;
 use rand::Rng;
 
 use crate::engine::{Engine, EngineError, Token};
+use crate::inject::{applied_name, inject, Signatures};
 use crate::oracle::Oracle;
 
 /// Tokens tried in the model's order before the whole grammar mask is walked.
@@ -29,6 +33,10 @@ pub const FIRST_TRIES: usize = 24;
 
 /// Tokens of the full mask the fallback walk offers the oracle before giving up.
 pub const MAX_FALLBACK_TRIES: usize = 512;
+
+/// Times one sample may step back from a dead end (a prefix the oracle kept but that no
+/// token continues) to try the next choice of the token before it.
+pub const MAX_BACKTRACKS: usize = 8;
 
 /// Log-probability bonus for a token that starts a type-compatible name (a nudge).
 pub const NAME_BONUS: f32 = 2.0;
@@ -67,6 +75,12 @@ pub struct Sample {
     pub end: End,
     /// Tokens the oracle refused (the grammar's refusals are not counted).
     pub oracle_rejections: usize,
+    /// Signature comments injected into the model's context.
+    pub injections: usize,
+    /// Tokens run through the model, those dropped by backtracking included.
+    pub decoded: usize,
+    /// Steps back from dead ends.
+    pub backtracks: usize,
 }
 
 impl Sample {
@@ -90,6 +104,8 @@ pub struct Layers<'a, 'db> {
     pub names: &'a [String],
     /// The program text after the hole: a model that starts writing it has ended the fill.
     pub after: &'a str,
+    /// Signatures to inject when the model applies a function (empty: no injection).
+    pub signatures: &'a Signatures,
 }
 
 /// Keywords that cannot go on an expression: a model that writes one after a complete
@@ -133,11 +149,20 @@ pub fn decode(
         tokens: 0,
         end: End::MaxTokens,
         oracle_rejections: 0,
+        injections: 0,
+        decoded: 0,
+        backtracks: 0,
     };
+    // The tokens taken, to step back from a dead end; and the tokens already tried and
+    // given up at the current step.
+    let mut taken: Vec<Taken> = Vec::new();
+    let mut excluded: Vec<Token> = Vec::new();
+    // The byte length of the text when a signature was last injected (once per name).
+    let mut injected_at = None;
     // Unconstrained, the grammar only tells where the expression ends; once the model
     // leaves it, it is dropped and the sample runs to a new line.
     let mut grammar = layers.grammar.take();
-    for _ in 0..opts.max_tokens {
+    while sample.tokens < opts.max_tokens {
         if cancel.load(Ordering::Relaxed) {
             sample.end = End::Cancelled;
             break;
@@ -171,7 +196,7 @@ pub fn decode(
         let order = token_order(&logits, layers.names, engine, &bytes, opts.temperature, rng);
         let mut chosen = None;
         for &t in order.iter().take(FIRST_TRIES) {
-            if engine.is_end(t) {
+            if engine.is_end(t) || excluded.contains(&t) {
                 continue;
             }
             if opts.constrain && !allowed(t) {
@@ -182,6 +207,9 @@ pub fn decode(
             if engine.token_bytes(t).contains(&b'\n') && (nonempty || opts.constrain) {
                 continue;
             }
+            if opts.constrain && !spacing_ok(&bytes, &engine.token_bytes(t)) {
+                continue;
+            }
             if opts.constrain && !oracle_keeps(layers, &bytes, engine, t, &mut sample) {
                 continue;
             }
@@ -189,12 +217,48 @@ pub fn decode(
             break;
         }
         if chosen.is_none() && opts.constrain {
+            let allowed = |t: Token| allowed(t) && !excluded.contains(&t);
             chosen = fallback(engine, &logits, &allowed, layers, &bytes, &mut sample);
         }
         let Some(t) = chosen else {
+            // A dead end: the oracle kept a prefix no token continues. Step back and try
+            // the next choice there, a bounded number of times.
+            let back = opts.constrain && sample.backtracks < MAX_BACKTRACKS;
+            if let Some(last) = taken.pop().filter(|_| back) {
+                engine.rewind(last.position)?;
+                if let Some(m) = grammar.as_mut() {
+                    if m.rollback(1).is_err() {
+                        sample.end = End::DeadEnd;
+                        break;
+                    }
+                }
+                if injected_at.is_some_and(|at| at > last.bytes) {
+                    injected_at = None;
+                }
+                bytes.truncate(last.bytes);
+                sample.logprob = last.logprob;
+                sample.tokens -= 1;
+                sample.backtracks += 1;
+                excluded = last.excluded;
+                excluded.push(last.token);
+                continue;
+            }
             sample.end = End::DeadEnd;
             break;
         };
+        // The model is about to apply a function: its signature goes into the context
+        // first, and the next token is chosen again in its light (once per position).
+        if !layers.signatures.is_empty() && injected_at != Some(bytes.len()) {
+            let comment = applied_name(&bytes, &engine.token_bytes(t))
+                .and_then(|n| layers.signatures.comment(n));
+            if let Some(comment) = comment {
+                injected_at = Some(bytes.len());
+                if inject(engine, &comment)? > 0 {
+                    sample.injections += 1;
+                    continue;
+                }
+            }
+        }
         if let Some(m) = grammar.as_mut() {
             if m.consume_token(t).is_err() || m.is_error() {
                 if opts.constrain {
@@ -204,13 +268,33 @@ pub fn decode(
                 grammar = None;
             }
         }
+        taken.push(Taken {
+            token: t,
+            position: engine.position(),
+            bytes: bytes.len(),
+            logprob: sample.logprob,
+            excluded: std::mem::take(&mut excluded),
+        });
         bytes.extend_from_slice(&engine.token_bytes(t));
         sample.logprob += f64::from(log_probs[t as usize]);
         sample.tokens += 1;
+        sample.decoded += 1;
         engine.append(t)?;
     }
     sample.text = String::from_utf8_lossy(&bytes).trim().to_string();
     Ok(sample)
+}
+
+/// A token taken, with what is needed to step back to just before it.
+struct Taken {
+    token: Token,
+    /// The engine's position before the token.
+    position: usize,
+    /// The text's length before the token.
+    bytes: usize,
+    logprob: f64,
+    /// Tokens given up at that step before this one was taken.
+    excluded: Vec<Token>,
 }
 
 /// Whether the oracle keeps the text `bytes` + token `t` (text cut inside a UTF-8
@@ -246,35 +330,86 @@ fn fallback(
     bytes: &[u8],
     sample: &mut Sample,
 ) -> Option<Token> {
-    let mut candidates: Vec<Token> = (0..logits.len() as Token)
-        .filter(|&t| allowed(t) && !engine.is_end(t))
-        .collect();
-    candidates.sort_by(|a, b| logits[*b as usize].total_cmp(&logits[*a as usize]));
-    // A name cut short goes on as one of the names it can become: those tokens first.
+    // A name cut short goes on as one of the names it can become: those tokens first;
+    // blanks last (they change nothing, so they are taken only when nothing else is);
+    // otherwise the model's order. Each token's key is computed once.
     let partial = trailing_word(bytes);
-    if !partial.is_empty() {
-        if let Some(oracle) = layers.oracle.as_deref() {
-            let names = oracle.names();
-            let grows = |t: &Token| {
-                let Ok(piece) = std::str::from_utf8(&engine.token_bytes(*t)).map(str::to_owned)
-                else {
-                    return false;
-                };
-                let word = format!("{partial}{piece}");
-                names.iter().any(|n| {
-                    n.starts_with(&word)
-                        || word.strip_prefix(n.as_str()).is_some_and(|rest| {
-                            !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                        })
-                })
-            };
-            candidates.sort_by_key(|t| !grows(t));
+    let names: &[String] = match layers.oracle.as_deref() {
+        Some(oracle) if !partial.is_empty() => oracle.names(),
+        _ => &[],
+    };
+    let mut keyed: Vec<(bool, bool, f32, Token)> = Vec::new();
+    for t in 0..logits.len() as Token {
+        if !allowed(t) || engine.is_end(t) {
+            continue;
         }
+        let piece = engine.token_bytes(t);
+        if !spacing_ok(bytes, &piece) {
+            continue;
+        }
+        let grows = !names.is_empty() && grows_name(&partial, &piece, names);
+        keyed.push((blank(&piece), !grows, -logits[t as usize], t));
     }
-    candidates
+    keyed.sort_unstable_by(|a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then(a.2.total_cmp(&b.2))
+            .then(a.3.cmp(&b.3))
+    });
+    keyed
         .into_iter()
+        .map(|(.., t)| t)
         .take(MAX_FALLBACK_TRIES)
         .find(|&t| oracle_keeps(layers, bytes, engine, t, sample))
+}
+
+/// Whether `piece` after the cut-short name `partial` goes on towards one of `names` (or
+/// completes one and leaves it).
+fn grows_name(partial: &str, piece: &[u8], names: &[String]) -> bool {
+    let Ok(piece) = std::str::from_utf8(piece) else {
+        return false;
+    };
+    let word = format!("{partial}{piece}");
+    names.iter().any(|n| {
+        n.starts_with(&word)
+            || word
+                .strip_prefix(n.as_str())
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// Whether `token` keeps the fill plain: one line, single spaces, no space just inside an
+/// opening bracket, no comments. A small model whose likely tokens are all refused
+/// otherwise drifts into runs of blanks or comments that the grammar and the oracle both
+/// accept (they change nothing) and that lead it nowhere; and a model that has seen an
+/// injected signature comment would copy it into the fill.
+fn spacing_ok(bytes: &[u8], token: &[u8]) -> bool {
+    if token
+        .iter()
+        .any(|c| matches!(c, b'\n' | b'\r' | b'\t' | b'\x0c'))
+    {
+        return false;
+    }
+    let mut joined: Vec<u8> = bytes.last().copied().into_iter().collect();
+    joined.extend_from_slice(token);
+    if joined.windows(2).any(|w| w == b"{-") {
+        return false;
+    }
+    if token.first() == Some(&b' ') {
+        if matches!(bytes.last(), Some(b' ' | b'(' | b'[')) {
+            return false;
+        }
+        // A run of blanks in the token itself.
+        if token.len() > 1 && token.iter().all(|c| *c == b' ') {
+            return false;
+        }
+    }
+    true
+}
+
+/// A token of blanks only.
+fn blank(token: &[u8]) -> bool {
+    token.iter().all(u8::is_ascii_whitespace)
 }
 
 /// The identifier characters at the end of `bytes`.
@@ -388,6 +523,21 @@ mod tests {
         assert!(!ends_fill(b" index", " in x"));
         assert!(!ends_fill(b" ", " in x"));
         assert!(!ends_fill(b" i", " in x"));
+    }
+
+    #[test]
+    fn spacing_stays_plain() {
+        assert!(spacing_ok(b"", b" qc"));
+        assert!(spacing_ok(b"f", b" x"));
+        assert!(spacing_ok(b"{", b" p"));
+        assert!(!spacing_ok(b"f ", b" x"));
+        assert!(!spacing_ok(b"f (", b" x"));
+        assert!(!spacing_ok(b"f", b"  "));
+        assert!(!spacing_ok(b"f", b"\t"));
+        assert!(!spacing_ok(b"f", b" x\n"));
+        assert!(!spacing_ok(b"f {", b"-"));
+        assert!(!spacing_ok(b"f ", b"{- x"));
+        assert!(spacing_ok(b"f ", b"{ p"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod decode;
 pub mod engine;
 pub mod fill;
 pub mod grammar;
+pub mod inject;
 pub mod model;
 pub mod oracle;
 pub mod prompt;

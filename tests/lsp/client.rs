@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 /// How long to wait for one message before calling the server hung.
-const PATIENCE: Duration = Duration::from_secs(60);
+const PATIENCE: Duration = Duration::from_secs(180);
 
 pub struct Client {
     child: Child,
@@ -75,6 +75,21 @@ impl Client {
         let body = msg.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
         self.stdin.flush().expect("flush");
+    }
+
+    /// Writes `bytes` to the server as they are (for malformed input).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next response, whatever its id.
+    pub fn next_response(&mut self) -> Value {
+        loop {
+            if let Some(msg) = self.receive() {
+                return msg;
+            }
+        }
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {

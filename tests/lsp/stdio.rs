@@ -274,6 +274,45 @@ fn bad_requests_get_errors_and_the_server_survives() {
 }
 
 #[test]
+fn malformed_messages_get_error_replies_and_the_session_goes_on() {
+    let (mut client, _) = Client::start();
+    open(&mut client, PROGRAM);
+    let framed = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let cases: [(String, i64, Value); 5] = [
+        (framed("{not json"), -32700, Value::Null),
+        (
+            framed(r#"{"jsonrpc":"2.0","id":"x","method":7}"#),
+            -32600,
+            json!("x"),
+        ),
+        (framed("[]"), -32600, Value::Null),
+        ("X-Junk: 1\r\n\r\n".to_string(), -32700, Value::Null),
+        (
+            "Content-Length: many\r\n\r\n".to_string(),
+            -32700,
+            Value::Null,
+        ),
+    ];
+    for (bytes, code, id) in cases {
+        client.send_raw(bytes.as_bytes());
+        let reply = client.next_response();
+        assert_eq!(reply["error"]["code"], json!(code), "{bytes}: {reply}");
+        assert_eq!(reply["id"], id, "{bytes}: {reply}");
+    }
+    // A notification whose parameters do not fit is dropped without a reply.
+    client.send_raw(
+        framed(r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":3}"#).as_bytes(),
+    );
+    let still = client
+        .request("textDocument/hover", at(position_of(PROGRAM, "base", 1, 0)))
+        .expect("hover after malformed messages");
+    assert!(still["contents"]["value"]
+        .as_str()
+        .is_some_and(|v| v.contains("base : i32")));
+    assert!(client.shutdown().success());
+}
+
+#[test]
 fn deeply_nested_text_is_answered_not_crashed() {
     let (mut client, _) = Client::start();
     let texts = [

@@ -227,20 +227,22 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         }
     }
     let mut text = prefix.to_string();
-    if let Some(base) = update_base(prefix, &tokens, &stack) {
-        // `{ base` may become `{ base with { .. } }`, which has the type of `base`: the
-        // base is checked as the expression itself.
-        let (_, at) = stack[base];
-        text.replace_range(at..at + 1, " ");
-        stack.remove(base);
-    }
-    if let Some(outer) = stack.iter().position(|(o, _)| *o == Open::Brace) {
-        // An unfinished record or dictionary stands as one hole.
-        text.truncate(stack[outer].1);
+    // Open braces, innermost first. `{ base` that can only become `{ base with { .. } }`
+    // has the type of `base`, so the base is checked as the expression itself, kept in
+    // parentheses; any other unfinished record or dictionary stands as one hole.
+    while let Some(index) = stack.iter().rposition(|(o, _)| *o == Open::Brace) {
+        let at = stack[index].1;
+        if is_update_base(&text[at + 1..]) {
+            text.replace_range(at..at + 1, "(");
+            stack[index].0 = Open::Paren;
+            continue;
+        }
+        text.truncate(at);
         text.push('?');
-        stack.truncate(outer);
+        stack.truncate(index);
         next = Next::Any;
-    } else if let Some((at, _)) = annotation {
+    }
+    if let Some((at, _)) = annotation {
         // An unfinished annotation is left out; what it annotated is whole.
         text.truncate(at);
         text.truncate(text.trim_end().len());
@@ -273,29 +275,20 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     Some(Closing { text, closers })
 }
 
-/// The innermost open brace, when what follows it so far can only be the base of a record
-/// update (`{ e` with no `=` or `with` after it at its level); its index in the stack.
-fn update_base(
-    prefix: &str,
-    tokens: &[rex_compiler::syntax::lexer::Token<'_>],
-    stack: &[(Open, usize)],
-) -> Option<usize> {
-    let index = stack.iter().rposition(|(o, _)| *o == Open::Brace)?;
-    let at = stack[index].1;
-    let inside: Vec<Tok<'_>> = tokens
-        .iter()
-        .filter(|t| t.span.start as usize > at)
-        .map(|t| t.tok)
-        .collect();
+/// Whether `inside`, the text after an open brace, can only be the base of a record
+/// update: something is there, it does not start as a field (`{ x` or `{ x = ..`), and
+/// no `=`, `with`, `,` or `:` has settled it as a record or dictionary.
+fn is_update_base(inside: &str) -> bool {
+    let (tokens, _) = lex(inside);
+    let toks: Vec<Tok<'_>> = tokens.iter().map(|t| t.tok).collect();
     let first_is_field = matches!(
-        inside.as_slice(),
+        toks.as_slice(),
         [Tok::Ident(_)] | [Tok::Ident(_), Tok::Eq, ..]
     );
-    let settled = inside
+    let settled = toks
         .iter()
         .any(|t| matches!(t, Tok::Eq | Tok::With | Tok::Comma | Tok::Colon));
-    let _ = prefix;
-    (!inside.is_empty() && !first_is_field && !settled).then_some(index)
+    !toks.is_empty() && !first_is_field && !settled
 }
 
 #[cfg(test)]
@@ -333,7 +326,10 @@ mod tests {
         assert_eq!(closed("\\{ a: p"), "\\? -> ?");
         assert_eq!(closed("\\("), "\\( _) -> ?");
         assert_eq!(closed("{ p"), "?");
-        assert_eq!(closed("{ \\p"), "  \\p -> ?");
-        assert_eq!(closed("{ f p"), "  f p");
+        assert_eq!(closed("{ \\p"), "( \\p -> ?)");
+        assert_eq!(closed("{ f p"), "( f p)");
+        assert_eq!(closed("g { f 1"), "g ( f 1)");
+        assert_eq!(closed("even { n == odd {"), "even ( n == odd ?)");
+        assert_eq!(closed("{ a = { p"), "?");
     }
 }
