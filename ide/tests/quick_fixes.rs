@@ -131,7 +131,21 @@ fn constructor_pattern_arity() {
 
 #[test]
 fn ambiguous_type_gets_an_annotation() {
-    insta::assert_snapshot!(repair("let xs = [] in\nshow<CURSOR> xs\n"));
+    insta::assert_snapshot!(repair("show default<CURSOR>\n"));
+}
+
+#[test]
+fn ambiguous_binding_gets_an_annotation() {
+    insta::assert_snapshot!(repair(
+        "let xs = [10, 20, 30], a<CURSOR> = get 0 xs in\na\n"
+    ));
+}
+
+#[test]
+fn ambiguous_binding_of_a_function_gets_its_type() {
+    insta::assert_snapshot!(repair(
+        "class Builder a\n  make_adder : a -> i32 -> i32\n\ninstance Builder i32\n  make_adder = \\a b -> a + b\n\nlet add5<CURSOR> = make_adder 5 in add5 37\n"
+    ));
 }
 
 #[test]

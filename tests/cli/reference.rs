@@ -36,6 +36,8 @@ fn holes_print_in_the_same_positions() {
         value("(Ok (Some ?a) is Result (Option i32) string, Some [Some ?], Some (? + 1 is i32))"),
         "(Ok Some ?a, Some [Some ?], Some (? + 1i32))"
     );
+    // An overloaded method applied to a hole: the method is named, not `<overloaded:…>`.
+    assert_eq!(value("show ?"), "show ?");
 }
 
 #[test]
@@ -137,4 +139,72 @@ fn dictionary_literals_are_dictionaries_unless_a_record_is_expected() {
         )),
         "40i32"
     );
+}
+
+#[test]
+fn an_overloaded_value_nothing_resolves_is_not_an_ambiguity() {
+    assert_eq!(
+        value("(show [], let g = map ((+) 1) in g)"),
+        "(\"[]\", <overloaded:map>)"
+    );
+}
+
+const DESCRIBE: &str = "class Describe a\n  describe : a -> string\n\n\
+                        instance Describe i32\n  describe = \\_ -> \"int\"\n\n\
+                        instance Describe (Option a) <= Describe a\n  describe = \\o -> match o\n    \
+                        when Some x -> \"some \" + describe x\n    when None -> \"none\"\n\n";
+
+#[test]
+fn an_instance_context_nothing_needs_is_not_an_ambiguity() {
+    let program = format!("{DESCRIBE}(describe (Some 1), describe None)");
+    assert_eq!(value(&program), "(\"some int\", \"none\")");
+}
+
+#[test]
+fn a_non_function_value_nothing_fixes_is_still_ambiguous() {
+    let err = errors("show default");
+    assert!(
+        err.contains("error[E0305]: ambiguous type: nothing fixes the type in `Default 'a`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_binding_that_keeps_a_constrained_variable_its_type_does_not_mention_is_ambiguous() {
+    assert_eq!(
+        value("let xs = [10, 20, 30] in (get 0 xs, get 2 xs)"),
+        "(10i32, 30i32)"
+    );
+    let err = errors("let xs = [10, 20, 30], a = get 0 xs, b = get 2 xs in (a, b)");
+    assert!(
+        err.contains(
+            "error[E0305]: ambiguous type: nothing fixes the type in `Indexable (List 'a) 'b` \
+             with `Integral 'a`, which the type of `a` does not mention; annotate the binding (`a: T`)"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        value("let xs = [10, 20, 30], a: i32 = get 0 xs, b: i32 = get 2 xs in (a, b)"),
+        "(10i32, 30i32)"
+    );
+
+    let builder = "class Builder a\n  make_adder : a -> i32 -> i32\n\n\
+                   instance Builder i32\n  make_adder = \\a b -> a + b\n\n";
+    assert_eq!(value(&format!("{builder}make_adder 5 37")), "42i32");
+    let err = errors(&format!("{builder}let add5 = make_adder 5 in add5 37"));
+    assert!(
+        err.contains(
+            "error[E0305]: ambiguous type: nothing fixes the type in `Builder 'a` with `Integral 'a`, \
+             which the type of `add5` does not mention"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        value(&format!(
+            "{builder}let add5: i32 -> i32 = make_adder 5 in add5 37"
+        )),
+        "42i32"
+    );
+    // A variable SPEC.md's defaulting fixes is not ambiguous.
+    assert_eq!(value("let n = count [1, 2, 3] in n"), "3i32");
 }

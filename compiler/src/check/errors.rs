@@ -68,6 +68,23 @@ impl Diag {
         .with_data(DiagnosticData::AmbiguousType { constraint })
     }
 
+    /// A `let` binding whose type does not mention a variable its constraints keep open.
+    pub fn ambiguous_binding(name: &str, constraints: Vec<String>, span: Span) -> TypeDiag {
+        let listed = constraints
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(" with ");
+        Diagnostic::error(
+            Code::AmbiguousType,
+            span,
+            format!("ambiguous type: nothing fixes the type in {listed}, which the type of `{name}` does not mention; annotate the binding (`{name}: T`)"),
+        )
+        .with_data(DiagnosticData::AmbiguousType {
+            constraint: constraints.join(", "),
+        })
+    }
+
     pub fn redundant_arm(span: Span) -> TypeDiag {
         let mut d = Diagnostic::error(
             Code::RedundantArm,

@@ -94,10 +94,18 @@ impl<'a> Infer<'a> {
     /// Instantiates a scheme with fresh variables; its predicates become wanted at `span`.
     pub fn instantiate(&mut self, sc: &Scheme, span: Span) -> Ty {
         let args: Vec<Ty> = (0..sc.vars).map(|_| self.u.fresh()).collect();
+        // A function value's instance can wait for its arguments (SPEC.md, "Overloaded
+        // Method Values"): nothing needs to choose it before they arrive.
+        let deferrable = matches!(sc.ty, Ty::Fun(..));
         for (index, p) in sc.preds.iter().enumerate() {
             let pred = p.map_types(|t| t.instantiate(&args));
             let index = index as u32;
-            self.wanted.push(Wanted { pred, span, index });
+            self.wanted.push(Wanted {
+                pred,
+                span,
+                index,
+                deferrable,
+            });
         }
         sc.ty.instantiate(&args)
     }
@@ -303,28 +311,22 @@ impl<'a> Infer<'a> {
         match lit {
             Literal::Int(s) => {
                 let t = self.u.fresh();
-                self.wanted.push(Wanted {
-                    pred: Pred::new("Integral", vec![t.clone()]),
-                    span,
-                    index: 0,
-                });
+                self.wanted
+                    .push(Wanted::at(Pred::new("Integral", vec![t.clone()]), span, 0));
                 if s.starts_with('-') {
-                    self.wanted.push(Wanted {
-                        pred: Pred::new("AdditiveGroup", vec![t.clone()]),
+                    self.wanted.push(Wanted::at(
+                        Pred::new("AdditiveGroup", vec![t.clone()]),
                         span,
-                        index: 1,
-                    });
+                        1,
+                    ));
                 }
                 t
             }
             // Float literals are overloaded over `Field` (f32, f64) and default to f32.
             Literal::Float(_) => {
                 let t = self.u.fresh();
-                self.wanted.push(Wanted {
-                    pred: Pred::new("Field", vec![t.clone()]),
-                    span,
-                    index: 0,
-                });
+                self.wanted
+                    .push(Wanted::at(Pred::new("Field", vec![t.clone()]), span, 0));
                 t
             }
             Literal::Str(_) => Ty::con("string"),
@@ -496,8 +498,7 @@ impl<'a> Infer<'a> {
             let diags = std::mem::take(&mut lw.diags);
             self.diags.extend(diags);
             for (index, (pred, span)) in preds.into_iter().enumerate() {
-                let index = index as u32;
-                self.wanted.push(Wanted { pred, span, index });
+                self.wanted.push(Wanted::at(pred, span, index as u32));
             }
         }
         let rt = match expected {
@@ -553,10 +554,11 @@ impl<'a> Infer<'a> {
                 self.check_pat(b.pat, &t);
                 tys.push(t);
             }
-            let wanted_mark = self.wanted.len();
+            let (wanted_mark, diag_mark) = (self.wanted.len(), self.diags.len());
             for (b, t) in bindings.iter().zip(&tys) {
                 self.check(b.value, t);
             }
+            let inferred = bindings.iter().all(|b| b.ty.is_none()) && self.diags.len() == diag_mark;
             // Every binding of the group is generalised over the group's constraints (they
             // share their variables); what no binding took stays wanted.
             let bound: Vec<Local> = self.locals.drain(start..).collect();
@@ -565,7 +567,7 @@ impl<'a> Infer<'a> {
                 .zip(bindings)
                 .map(|(l, b)| (l.scheme.ty.clone(), b.pat))
                 .collect();
-            let schemes = self.generalize_group(&members, wanted_mark);
+            let schemes = self.generalize_group(&members, wanted_mark, inferred);
             for (b, scheme) in bindings.iter().zip(&schemes) {
                 self.record_scheme(b.pat, scheme);
             }
@@ -576,7 +578,7 @@ impl<'a> Infer<'a> {
             return;
         }
         for b in bindings {
-            let wanted_mark = self.wanted.len();
+            let (wanted_mark, diag_mark) = (self.wanted.len(), self.diags.len());
             let t = match b.ty {
                 Some(ann) => {
                     let (at, _) = self.annotation(ann);
@@ -593,7 +595,8 @@ impl<'a> Infer<'a> {
                 let scheme = if is_literal {
                     Scheme::mono(t.clone())
                 } else {
-                    self.generalize(&t, wanted_mark, b.pat)
+                    let inferred = b.ty.is_none() && self.diags.len() == diag_mark;
+                    self.generalize(&t, wanted_mark, b.pat, inferred)
                 };
                 self.record_scheme(b.pat, &scheme);
                 self.pat_types[b.pat.index()] = t;
@@ -630,9 +633,11 @@ impl<'a> Infer<'a> {
     }
 
     /// Quantifies the variables of `t` that are not free in the environment, together with
-    /// the wanted predicates (added since `wanted_mark`) that mention only them.
-    fn generalize(&mut self, t: &Ty, wanted_mark: usize, owner: PatId) -> Scheme {
-        self.generalize_group(&[(t.clone(), owner)], wanted_mark)
+    /// the wanted predicates (added since `wanted_mark`) that mention only them. With
+    /// `inferred` (no annotation gave the type, and nothing went wrong inside), a
+    /// constrained variable the type does not mention is an ambiguity.
+    fn generalize(&mut self, t: &Ty, wanted_mark: usize, owner: PatId, inferred: bool) -> Scheme {
+        self.generalize_group(&[(t.clone(), owner)], wanted_mark, inferred)
             .pop()
             .unwrap_or_else(|| Scheme::mono(Ty::Unknown))
     }
@@ -640,7 +645,12 @@ impl<'a> Infer<'a> {
     /// Generalises the bindings of one group (a `let rec` is typed as a whole) together:
     /// the group's predicates are shared, and each binding takes those over its own
     /// variables. Evaluation passes the group's dictionaries to every member.
-    fn generalize_group(&mut self, members: &[(Ty, PatId)], wanted_mark: usize) -> Vec<Scheme> {
+    fn generalize_group(
+        &mut self,
+        members: &[(Ty, PatId)],
+        wanted_mark: usize,
+        inferred: bool,
+    ) -> Vec<Scheme> {
         let Some(owner) = members.first().map(|m| m.1) else {
             return Vec::new();
         };
@@ -685,6 +695,9 @@ impl<'a> Infer<'a> {
         let mut tvars = Vec::new();
         for t in &tys {
             t.free_vars(&mut tvars);
+        }
+        if inferred {
+            self.binding_ambiguity(owner, start, &env_vars, &tvars);
         }
         let gen: Vec<_> = tvars
             .into_iter()

@@ -1,6 +1,7 @@
 //! Name resolution and bidirectional type inference with marks.
 
 mod apply;
+mod binding_ambiguity;
 mod cascade;
 mod declare;
 pub mod env;

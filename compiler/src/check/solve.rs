@@ -6,7 +6,7 @@ use super::env::Env;
 use super::errors::Diag;
 use super::infer::Infer;
 use crate::span::Span;
-use crate::types::{Pred, Ty, TypePrinter};
+use crate::types::{Pred, Ty, TyVar, TypePrinter};
 
 /// A constraint the item needs, and where it arose.
 #[derive(Clone, Debug)]
@@ -16,10 +16,39 @@ pub struct Wanted {
     pub span: Span,
     /// Which predicate of the site's scheme this is (evaluation passes evidence in order).
     pub index: u32,
+    /// The site is a function value (an overloaded method or constrained function, used
+    /// as a function): when nothing fixes its type, evaluation resolves what it can when
+    /// it is applied, and an overloaded value nothing resolves prints as
+    /// `<overloaded:NAME>`, as in the reference. Such a constraint is not an ambiguity.
+    pub deferrable: bool,
+}
+
+impl Wanted {
+    /// A constraint of a site that is not a function value.
+    pub fn at(pred: Pred, span: Span, index: u32) -> Wanted {
+        Wanted {
+            pred,
+            span,
+            index,
+            deferrable: false,
+        }
+    }
 }
 
 /// How deep instance contexts are followed before giving up.
 const MAX_ENTAIL_DEPTH: usize = 32;
+
+/// Which variables defaulting may fix.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Defaulting {
+    /// SPEC.md "Defaulting": every constraint on the variable is simple (`C a`) and of a
+    /// defaultable class. A `let` binding's open variables are held to this.
+    Spec,
+    /// At the end of an item: every constraint is simple and one is of a defaultable
+    /// class; the others (`Eq`, `Show`, a user class) must hold at the chosen type. This
+    /// stands in for the reference resolving such uses when they run.
+    Lenient,
+}
 
 /// How many times the solver goes over the constraints (each pass may fix types that
 /// let the next discharge more: improvement, defaulting, a record type found).
@@ -260,7 +289,10 @@ impl Infer<'_> {
         self.report_fields();
         let blamed = self.report_missing_instances(failed);
         for w in pending {
-            if self.diags.iter().any(|d| d.span == w.span) || self.blames(&blamed, &w.pred) {
+            if w.deferrable
+                || self.diags.iter().any(|d| d.span == w.span)
+                || self.blames(&blamed, &w.pred)
+            {
                 continue;
             }
             let shown = TypePrinter::new().pred(&w.pred);
@@ -313,47 +345,12 @@ impl Infer<'_> {
                 a.free_vars(&mut vars);
             }
         }
+        let reduced = self.reduced(pending);
         let candidates = self.default_candidates();
-        // `Show (List a)` constrains `a` through the instance `Show a => Show (List a)`:
-        // reduce by instances first, so that what is left is on the variables themselves.
-        let mut reduced = Vec::new();
-        for w in pending {
-            let pred = w.pred.map_types(|t| self.u.zonk(t));
-            reduce_by_instances(self.env, &pred, &mut reduced, 0);
-        }
         let mut changed = false;
         for v in vars {
-            let var_ty = Ty::Var(v);
-            let preds: Vec<&Pred> = reduced
-                .iter()
-                .filter(|p| {
-                    p.args.iter().any(|a| {
-                        let mut fv = Vec::new();
-                        a.free_vars(&mut fv);
-                        fv.contains(&v)
-                    })
-                })
-                .collect();
-            // Every constraint on the variable is simple (`C a`) and at least one class is
-            // defaultable; the others (`Eq`, `Ord`, ...) must hold at the chosen type.
-            let eligible = preds
-                .iter()
-                .all(|p| p.args.len() == 1 && p.args[0] == var_ty)
-                && preds.iter().any(|p| DEFAULTABLE.contains(&&*p.class));
-            if !eligible || preds.is_empty() {
-                continue;
-            }
-            let chosen = candidates.iter().find(|c| {
-                preds.iter().all(|p| {
-                    let pred = Pred {
-                        class: p.class.clone(),
-                        args: vec![(*c).clone()],
-                    };
-                    matches!(entails(self.env, &[], &pred, 0), Entail::Yes)
-                })
-            });
-            if let Some(t) = chosen.cloned() {
-                if self.u.unify(&var_ty, &t).is_ok() {
+            if let Some(t) = self.default_for(v, &reduced, &candidates, Defaulting::Lenient) {
+                if self.u.unify(&Ty::Var(v), &t).is_ok() {
                     changed = true;
                 }
             }
@@ -361,9 +358,65 @@ impl Infer<'_> {
         changed
     }
 
+    /// The constraints of `wanted`, zonked and reduced by instances: `Show (List a)`
+    /// constrains `a` through the instance `Show a => Show (List a)`, so that what is left
+    /// is on the variables themselves.
+    pub(super) fn reduced(&mut self, wanted: &[Wanted]) -> Vec<Pred> {
+        let mut reduced = Vec::new();
+        for w in wanted {
+            let pred = w.pred.map_types(|t| self.u.zonk(t));
+            reduce_by_instances(self.env, &pred, &mut reduced, 0);
+        }
+        reduced
+    }
+
+    /// The type defaulting gives variable `v` under the (reduced) constraints `reduced`, if
+    /// it is eligible under `rule` and one of `candidates` satisfies them all.
+    pub(super) fn default_for(
+        &self,
+        v: TyVar,
+        reduced: &[Pred],
+        candidates: &[Ty],
+        rule: Defaulting,
+    ) -> Option<Ty> {
+        let var_ty = Ty::Var(v);
+        let preds: Vec<&Pred> = reduced
+            .iter()
+            .filter(|p| {
+                p.args.iter().any(|a| {
+                    let mut fv = Vec::new();
+                    a.free_vars(&mut fv);
+                    fv.contains(&v)
+                })
+            })
+            .collect();
+        let simple = preds
+            .iter()
+            .all(|p| p.args.len() == 1 && p.args[0] == var_ty);
+        let classes_allowed = match rule {
+            Defaulting::Spec => preds.iter().all(|p| DEFAULTABLE.contains(&&*p.class)),
+            Defaulting::Lenient => preds.iter().any(|p| DEFAULTABLE.contains(&&*p.class)),
+        };
+        if !simple || !classes_allowed || preds.is_empty() {
+            return None;
+        }
+        candidates
+            .iter()
+            .find(|c| {
+                preds.iter().all(|p| {
+                    let pred = Pred {
+                        class: p.class.clone(),
+                        args: vec![(*c).clone()],
+                    };
+                    matches!(entails(self.env, &[], &pred, 0), Entail::Yes)
+                })
+            })
+            .cloned()
+    }
+
     /// Ground nullary types of the item's subexpressions in first-seen order, then
     /// `f32`, `i32`, `string`.
-    fn default_candidates(&mut self) -> Vec<Ty> {
+    pub(super) fn default_candidates(&mut self) -> Vec<Ty> {
         let mut out: Vec<Ty> = Vec::new();
         for i in 0..self.expr_types.len() {
             let t = self.u.zonk(&self.expr_types[i]);

@@ -456,9 +456,7 @@ impl<'p> Machine<'p> {
                         .and_then(|i| i.head.clone());
                     let v = match ty {
                         Some(ty) => literal_value(text, &ty)?,
-                        None => Value::stuck(Stuck::Unresolved {
-                            method: text.clone(),
-                        }),
+                        None => Value::stuck(Stuck::Literal { text: text.clone() }),
                     };
                     self.vals.push(v);
                     Flow::Done

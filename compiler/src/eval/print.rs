@@ -1,5 +1,6 @@
 //! Printing values as the reference does: `3i32`, `2.5f32`, `"hi"`, `[1i32, 2i32]`,
-//! `(1i32, true)`, `Some 2i32`, `Bar {z = 0f32}`, `{a = 1i32}`, `<closure>`, `?name`.
+//! `(1i32, true)`, `Some 2i32`, `Bar {z = 0f32}`, `{a = 1i32}`, `<closure>`, `?name`,
+//! `<overloaded:map>` (a method no instance was chosen for).
 //! Constructor arguments are not parenthesised, at any depth (`Ok Some Some 2i32`), as the
 //! reference prints them; tuples and lists keep their own brackets. Indeterminate parts (a
 //! stuck operation or application) are expressions, and are parenthesised where they stand
@@ -225,8 +226,12 @@ impl Names<'_> {
                 }
                 return;
             }
-            Stuck::Marked { .. } | Stuck::Unresolved { .. } => {
+            Stuck::Marked { .. } | Stuck::Literal { .. } => {
                 out.push('?');
+                return;
+            }
+            Stuck::Unresolved { method } => {
+                out.push_str(&format!("<overloaded:{method}>"));
                 return;
             }
             Stuck::Op { op, args } => {
@@ -248,7 +253,18 @@ impl Names<'_> {
                 }
             }
             Stuck::App { func, args } => {
-                parts.push(Task::Value(func, Place::Operand));
+                if let Some(method) = overloaded(func, args) {
+                    out.push_str(&format!("<overloaded:{method}>"));
+                    return;
+                }
+                // An unresolved method applied to indeterminate arguments: `show ?`.
+                match func {
+                    Value::Stuck(f) => match &**f {
+                        Stuck::Unresolved { method } => parts.push(Task::Owned(method.to_string())),
+                        _ => parts.push(Task::Value(func, Place::Operand)),
+                    },
+                    _ => parts.push(Task::Value(func, Place::Operand)),
+                }
                 for a in args {
                     parts.push(Task::Text(" "));
                     parts.push(Task::Value(a, Place::Operand));
@@ -284,6 +300,24 @@ impl Prim {
     const NATIVES_INFIX: &'static [&'static str] = &[
         "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
     ];
+}
+
+/// The method of an overloaded value its arguments did not resolve: an unresolved method
+/// applied to determinate arguments only (`map ((+) 1)` with no instance chosen).
+fn overloaded<'v>(mut func: &'v Value, args: &[Value]) -> Option<&'v str> {
+    if args.iter().any(Value::is_stuck) {
+        return None;
+    }
+    loop {
+        let Value::Stuck(s) = func else {
+            return None;
+        };
+        match &**s {
+            Stuck::Unresolved { method } => return Some(method),
+            Stuck::App { func: f, args } if !args.iter().any(Value::is_stuck) => func = f,
+            _ => return None,
+        }
+    }
 }
 
 fn sequence<'v>(

@@ -267,7 +267,10 @@ impl Stuck {
     /// Moves out the values this stuck form holds.
     fn take_parts(&mut self) -> Vec<Value> {
         match self {
-            Stuck::Hole { .. } | Stuck::Marked { .. } | Stuck::Unresolved { .. } => Vec::new(),
+            Stuck::Hole { .. }
+            | Stuck::Marked { .. }
+            | Stuck::Unresolved { .. }
+            | Stuck::Literal { .. } => Vec::new(),
             Stuck::Op { args, .. } => std::mem::take(args),
             Stuck::App { func, args } => {
                 let mut out = std::mem::take(args);
@@ -307,8 +310,11 @@ pub enum Stuck {
     },
     /// A node the checker marked as ill-typed.
     Marked { span: Span },
-    /// A method whose instance could not be determined.
+    /// A method whose instance could not be determined: an overloaded value nothing
+    /// resolved, printed `<overloaded:NAME>`.
     Unresolved { method: Rc<str> },
+    /// A numeric literal whose type could not be determined.
+    Literal { text: Rc<str> },
     /// A native operation with an indeterminate operand.
     Op { op: &'static str, args: Vec<Value> },
     /// An indeterminate function applied to arguments.
