@@ -36,7 +36,7 @@ pub struct FillArgs {
     /// The GGUF model (else `REX_MODEL`, else the one `scripts/install-model.sh` installs).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
-    /// Static context in the prompt: none, types, types+headers.
+    /// Static context in the prompt: none, expected-type, types, types+headers.
     #[arg(long, default_value = "types+headers")]
     pub context: ContextLevel,
     /// Rounds that give failed attempts' problems back to the model.

@@ -5,26 +5,23 @@
 //! fills that type-check (goal: 100% constrained), and the time per fill.
 //!
 //! ```sh
-//! cargo run --release -p rex-llm --example constrained_vs_free -- [MAX_HOLES] [CONFORMANCE_DIR]
+//! cargo run --release -p rex-llm --example constrained_vs_free -- [MAX_HOLES] [TASKS_DIR]
 //! ```
-//! The holes: the pH and `mk` programs of the LLMS guide, then holes cut from the
-//! conformance programs (a name or a call replaced by `?`) whose expected type is concrete.
+//! The holes: those of the hole-filling benchmark's task set (`bench/holes/tasks`), the
+//! LLMS guide's programs first, then the holes cut from the conformance programs (the MVU
+//! apps are left out: their fills are longer than this comparison's token budget). The
+//! ablation table over the same tasks is `cargo run --release -p rex-bench -- holes`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rex_compiler::db::Database;
-use rex_compiler::syntax::ast::ExprKind;
-use rex_compiler::syntax::parser::parse_text;
-use rex_compiler::LineIndex;
+use rex_compiler::Position;
+use rex_ide::holes::holes;
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler};
 use rex_llm::model::find_model;
-
-const PH: &str = include_str!("../../examples/holes.rex");
-const MK: &str =
-    "fn mk : i32 -> string = \\n -> \"value\"\nlet x = 1 in\nlet y : string = ? in\ny\n";
 
 struct Totals {
     tokens: usize,
@@ -39,7 +36,7 @@ fn main() {
     let dir = args
         .get(2)
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/holes/tasks"));
     let model = match find_model(None) {
         Ok(m) => m,
         Err(e) => {
@@ -54,17 +51,17 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut holes = vec![hole_of(PH), hole_of(MK)];
-    holes.extend(cut_holes(&dir, max_holes.saturating_sub(2)));
-    holes.truncate(max_holes);
-    println!("{} holes (model {})", holes.len(), model.display());
+    let mut tasks = task_holes(&dir.join("llms"));
+    tasks.extend(task_holes(&dir.join("cut")));
+    tasks.truncate(max_holes);
+    println!("{} holes (model {})", tasks.len(), model.display());
     let mut free = Totals::new();
     let mut constrained = Totals::new();
-    for (text, offset) in &holes {
+    for (text, pos) in &tasks {
         for (constrain, totals) in [(false, &mut free), (true, &mut constrained)] {
             let db = Database::new();
             let file = db.add_file("bench.rex", text.clone());
-            let pos = LineIndex::new(text).position(text, *offset);
+            let pos = *pos;
             let opts = FillOptions {
                 samples: 1,
                 error_rounds: 0,
@@ -127,55 +124,28 @@ impl Totals {
     }
 }
 
-/// A program with one `?` and the hole's offset.
-fn hole_of(text: &str) -> (String, usize) {
-    let at = text.rfind('?').unwrap_or(0);
-    (text.to_string(), at)
-}
-
-/// Holes cut from the conformance programs: names and calls whose hole gets a concrete
-/// expected type (no type variable), the cut program free of errors.
-fn cut_holes(dir: &Path, limit: usize) -> Vec<(String, usize)> {
+/// The programs of `dir` (`*.rex`, the `.tests.rex` epilogues aside) in name order, each
+/// with the position of its one hole.
+fn task_holes(dir: &Path) -> Vec<(String, Position)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
+    files.retain(|f| {
+        f.extension().is_some_and(|e| e == "rex") && !f.to_string_lossy().ends_with(".tests.rex")
+    });
     files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        if out.len() >= limit {
-            break;
-        }
-        if f.extension().is_none_or(|e| e != "rex") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        let parsed = parse_text(&text);
-        // One hole per program keeps the set varied.
-        'items: for item in parsed.items.iter().rev() {
-            for e in item.arena.exprs.iter().rev() {
-                if !matches!(e.kind, ExprKind::App(..) | ExprKind::Var(_)) {
-                    continue;
-                }
-                let span = item.abs(e.span);
-                let (s, t) = (span.start as usize, span.end as usize);
-                let cut = format!("{}?{}", &text[..s], &text[t..]);
-                let db = Database::new();
-                let file = db.add_file("cut.rex", cut.clone());
-                if db.diagnostics(file).iter().any(|d| d.is_error()) {
-                    continue;
-                }
-                let holes = rex_ide::holes::holes(&db, file);
-                let concrete = holes
-                    .iter()
-                    .all(|h| !h.expected_type.contains('\'') && h.expected_type != "?");
-                if holes.len() == 1 && concrete {
-                    out.push((cut, s));
-                    break 'items;
-                }
-            }
-        }
-    }
-    out
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(&f).ok()?;
+            let db = Database::new();
+            let file = db.add_file("task.rex", text.clone());
+            let hole = holes(&db, file).into_iter().next()?;
+            let pos = Position {
+                line: hole.line,
+                character: hole.character,
+            };
+            Some((text, pos))
+        })
+        .collect()
 }

@@ -130,15 +130,19 @@ pub struct HoleFills {
 }
 
 impl HoleFills {
-    /// The best fill as it is written over the hole: parenthesised when it has spaces,
-    /// since a hole may stand where only an atom may.
+    /// The best fill as it is written over the hole (see `written`).
     pub fn best_written(&self) -> Option<String> {
-        let best = self.fills.first()?;
-        Some(if best.text.contains(char::is_whitespace) {
-            format!("({})", best.text)
-        } else {
-            best.text.clone()
-        })
+        Some(written(&self.fills.first()?.text))
+    }
+}
+
+/// A fill as it is written over its hole: parenthesised when it has spaces, since a hole
+/// may stand where only an atom may.
+pub fn written(fill: &str) -> String {
+    if fill.contains(char::is_whitespace) {
+        format!("({fill})")
+    } else {
+        fill.to_string()
     }
 }
 

@@ -3,7 +3,8 @@
 //! produce it) and the feedback of failed attempts go first, as a Rex comment; then the
 //! text after the hole, also as a comment (a base model cannot fill in the middle); then
 //! the program up to the hole. Type definitions help a model most, then headers (the Hazel
-//! paper's ablation), so the context level drops headers first.
+//! paper's ablation), so the context level drops headers first, then the type definitions,
+//! then the hole's type.
 
 use serde::Serialize;
 
@@ -13,6 +14,8 @@ use serde::Serialize;
 pub enum ContextLevel {
     /// The program text alone.
     None,
+    /// The hole's type (and the short primer of Rex shapes), no definitions.
+    ExpectedType,
     /// The hole's type and the definitions of the types around it.
     Types,
     /// Types, and functions that produce the hole's type.
@@ -20,15 +23,36 @@ pub enum ContextLevel {
     TypesHeaders,
 }
 
+impl ContextLevel {
+    /// Every level, least context first.
+    pub const ALL: [ContextLevel; 4] = [
+        ContextLevel::None,
+        ContextLevel::ExpectedType,
+        ContextLevel::Types,
+        ContextLevel::TypesHeaders,
+    ];
+
+    /// The level as `--context` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContextLevel::None => "none",
+            ContextLevel::ExpectedType => "expected-type",
+            ContextLevel::Types => "types",
+            ContextLevel::TypesHeaders => "types+headers",
+        }
+    }
+}
+
 impl std::str::FromStr for ContextLevel {
     type Err = String;
     fn from_str(s: &str) -> Result<ContextLevel, String> {
         match s {
             "none" => Ok(ContextLevel::None),
+            "expected-type" => Ok(ContextLevel::ExpectedType),
             "types" => Ok(ContextLevel::Types),
             "types+headers" => Ok(ContextLevel::TypesHeaders),
             other => Err(format!(
-                "unknown context level `{other}` (none, types, types+headers)"
+                "unknown context level `{other}` (none, expected-type, types, types+headers)"
             )),
         }
     }
@@ -75,7 +99,7 @@ pub fn prompt(parts: &PromptParts, level: ContextLevel, feedback: &[Feedback]) -
                 "The hole `?` below must be filled with an expression of type {t}."
             ));
         }
-        if !parts.relevant_types.is_empty() {
+        if level != ContextLevel::ExpectedType && !parts.relevant_types.is_empty() {
             notes.push("Types:".to_string());
             notes.extend(parts.relevant_types.iter().map(|t| indent(t)));
         }
@@ -150,6 +174,21 @@ mod tests {
         assert!(!none.contains("Types:") && !none.contains("qc_label_from_sensor :"));
         let types = prompt(&parts(), ContextLevel::Types, &[]);
         assert!(types.contains("type Reading") && !types.contains("qc_label_from_sensor :"));
+        let expected = prompt(&parts(), ContextLevel::ExpectedType, &[]);
+        assert!(
+            expected.contains("of type Result string string"),
+            "{expected}"
+        );
+        assert!(!expected.contains("type Reading") && !expected.contains("qc_label_from_sensor :"));
+        assert!(!none.contains("of type Result string string"), "{none}");
+    }
+
+    #[test]
+    fn context_levels_read_back_their_names() {
+        for level in ContextLevel::ALL {
+            assert_eq!(level.name().parse::<ContextLevel>(), Ok(level));
+        }
+        assert!("type".parse::<ContextLevel>().is_err());
     }
 
     #[test]

@@ -1,0 +1,218 @@
+//! Running one configuration over the tasks: the fills of each task's hole, in the row's
+//! order, judged by running the filled program, and the row's totals.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use rex_compiler::db::Database;
+use rex_ide::catalog::Origin;
+use rex_ide::context::Context;
+use rex_ide::fill::fills_at;
+use rex_llm::decode::End;
+use rex_llm::fill::Filler;
+use serde::Serialize;
+
+use crate::config::{Config, Source};
+use crate::judge::{hole_of, judge, Hole};
+use crate::task::{Kind, Task};
+
+/// What one configuration did with one task.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskResult {
+    pub id: String,
+    pub kind: Option<Kind>,
+    /// The fills, best first (the first `k` are judged).
+    pub fills: Vec<String>,
+    /// Whether each judged fill passed.
+    pub passed: Vec<bool>,
+    pub pass_at_1: bool,
+    pub pass_at_k: bool,
+    /// Fills proposed (the model's decoded samples; one for the rows without a model).
+    pub attempts: usize,
+    pub well_typed_attempts: usize,
+    /// Samples that did not finish an expression (out of tokens, or no token could go on).
+    pub unfinished_attempts: usize,
+    /// Samples that finished an expression that does not type-check.
+    pub ill_typed_finished: usize,
+    /// Tokens decoded.
+    pub tokens: usize,
+    pub seconds: f64,
+    /// Seconds spent decoding (for tokens/s).
+    pub decode_seconds: f64,
+    /// Why the task could not be run, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A row's totals over its tasks.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub tasks: usize,
+    pub pass_at_1: usize,
+    pub pass_at_k: usize,
+    pub attempts: usize,
+    pub well_typed_attempts: usize,
+    pub unfinished_attempts: usize,
+    pub ill_typed_finished: usize,
+    pub tokens: usize,
+    pub seconds: f64,
+    pub decode_seconds: f64,
+}
+
+impl Totals {
+    pub fn add(&mut self, r: &TaskResult) {
+        self.tasks += 1;
+        self.pass_at_1 += usize::from(r.pass_at_1);
+        self.pass_at_k += usize::from(r.pass_at_k);
+        self.attempts += r.attempts;
+        self.well_typed_attempts += r.well_typed_attempts;
+        self.unfinished_attempts += r.unfinished_attempts;
+        self.ill_typed_finished += r.ill_typed_finished;
+        self.tokens += r.tokens;
+        self.seconds += r.seconds;
+        self.decode_seconds += r.decode_seconds;
+    }
+
+    pub fn of<'a>(results: impl IntoIterator<Item = &'a TaskResult>) -> Totals {
+        let mut t = Totals::default();
+        for r in results {
+            t.add(r);
+        }
+        t
+    }
+
+    fn share(n: usize, of: usize) -> f64 {
+        if of == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / of as f64
+        }
+    }
+
+    pub fn pass_at_1_percent(&self) -> f64 {
+        Totals::share(self.pass_at_1, self.tasks)
+    }
+    pub fn pass_at_k_percent(&self) -> f64 {
+        Totals::share(self.pass_at_k, self.tasks)
+    }
+    pub fn well_typed_percent(&self) -> f64 {
+        Totals::share(self.well_typed_attempts, self.attempts)
+    }
+    pub fn unfinished_percent(&self) -> f64 {
+        Totals::share(self.unfinished_attempts, self.attempts)
+    }
+    pub fn tokens_per_fill(&self) -> f64 {
+        self.tokens as f64 / self.tasks.max(1) as f64
+    }
+    pub fn seconds_per_fill(&self) -> f64 {
+        self.seconds / self.tasks.max(1) as f64
+    }
+    pub fn tokens_per_second(&self) -> f64 {
+        if self.decode_seconds > 0.0 {
+            self.tokens as f64 / self.decode_seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Runs `config` on `task`, judging the first `k` fills. `filler` is needed by the model
+/// rows only.
+pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Filler>) -> TaskResult {
+    let mut result = TaskResult {
+        id: task.id.clone(),
+        kind: Some(task.meta.kind),
+        ..TaskResult::default()
+    };
+    let hole = match hole_of(&task.program) {
+        Ok(h) => h,
+        Err(e) => {
+            result.error = Some(e);
+            return result;
+        }
+    };
+    let started = Instant::now();
+    match &config.source {
+        Source::Reference => {
+            result.fills = vec![task.meta.reference.clone()];
+        }
+        Source::DoNothing => {
+            result.fills = do_nothing(task, &hole).into_iter().collect();
+        }
+        Source::Candidates => {
+            let db = Database::new();
+            let file = db.add_file("task.rex", task.program.clone());
+            let ctx = Context::new(&db, file, hole.position);
+            result.fills = fills_at(&ctx)
+                .into_iter()
+                .map(|f| f.candidate.replacement)
+                .collect();
+        }
+        Source::Model(opts) => {
+            let Some(filler) = filler else {
+                result.error = Some("no model loaded".into());
+                return result;
+            };
+            let db = Database::new();
+            let file = db.add_file("task.rex", task.program.clone());
+            let cancel = AtomicBool::new(false);
+            match filler.fill_at(&db, file, hole.position, opts, &mut |_| {}, &cancel) {
+                Ok(r) => {
+                    result.fills = r.fills.iter().map(|f| f.text.clone()).collect();
+                    result.attempts = r.attempts.len();
+                    result.well_typed_attempts = r.attempts.iter().filter(|a| a.well_typed).count();
+                    result.unfinished_attempts = r
+                        .attempts
+                        .iter()
+                        .filter(|a| matches!(a.end, End::MaxTokens | End::DeadEnd))
+                        .count();
+                    result.ill_typed_finished = r
+                        .attempts
+                        .iter()
+                        .filter(|a| a.end == End::Finished && !a.well_typed)
+                        .count();
+                    result.tokens = r.stats.tokens;
+                    if r.stats.tokens_per_second > 0.0 {
+                        result.decode_seconds = r.stats.tokens as f64 / r.stats.tokens_per_second;
+                    }
+                }
+                Err(e) => result.error = Some(e.to_string()),
+            }
+        }
+    }
+    result.seconds = started.elapsed().as_secs_f64();
+    let verdicts: Vec<_> = result
+        .fills
+        .iter()
+        .take(k.max(1))
+        .map(|f| judge(task, &hole, f))
+        .collect();
+    if !config.uses_model() {
+        // One proposal per task: the first fill, or none (which is not well typed).
+        result.attempts = 1;
+        result.well_typed_attempts = usize::from(verdicts.first().is_some_and(|v| v.well_typed));
+    }
+    result.passed = verdicts.iter().map(|v| v.passed).collect();
+    result.pass_at_1 = result.passed.first().copied().unwrap_or(false);
+    result.pass_at_k = result.passed.iter().any(|p| *p);
+    result
+}
+
+/// The do-nothing fill: the first name in scope at the hole, innermost local first, then
+/// the program's own top-level names, with which the program type-checks.
+fn do_nothing(task: &Task, hole: &Hole) -> Option<String> {
+    let db = Database::new();
+    let file = db.add_file("task.rex", task.program.clone());
+    let ctx = Context::new(&db, file, hole.position);
+    let locals = ctx.locals.iter().map(|l| l.name.clone());
+    let globals = ctx
+        .globals
+        .iter()
+        .filter(|g| matches!(g.origin, Origin::UserFunction | Origin::UserConstructor))
+        .map(|g| g.name.clone());
+    locals
+        .chain(globals)
+        .find(|name| judge(task, hole, name).well_typed)
+}

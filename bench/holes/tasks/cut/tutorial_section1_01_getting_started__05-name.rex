@@ -1,0 +1,4 @@
+let
+  greet = \name -> "hello, " + ?
+in
+  greet "world"

@@ -1,0 +1,3 @@
+type User = User { name: string }
+
+let u: User = User { name = "Ada" } in ?.name

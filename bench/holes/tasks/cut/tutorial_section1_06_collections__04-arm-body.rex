@@ -1,0 +1,3 @@
+match [1, 2, 3]
+  when Empty -> 0
+  when Cons h t -> ?

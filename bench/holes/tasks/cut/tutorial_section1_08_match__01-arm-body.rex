@@ -1,0 +1,3 @@
+match (Some 1)
+  when Some x -> ?
+  when None -> 0

@@ -1,0 +1,3 @@
+match [1, 2, 3]
+  when h::t -> ?
+  when [] -> 0

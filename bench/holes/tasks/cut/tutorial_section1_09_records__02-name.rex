@@ -1,0 +1,3 @@
+type Point = Point { x: i32, y: i32 }
+
+let p: Point = Point { x = 1, y = 2 } in ?.x

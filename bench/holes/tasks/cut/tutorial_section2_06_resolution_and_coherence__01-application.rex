@@ -1,0 +1,1 @@
+let x: Option i32 = ? in x

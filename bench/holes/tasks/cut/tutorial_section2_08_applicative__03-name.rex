@@ -1,0 +1,1 @@
+ap (ap (pure (\x y -> ? + y)) (Some 1)) (Some 2)

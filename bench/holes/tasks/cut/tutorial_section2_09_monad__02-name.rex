@@ -1,0 +1,1 @@
+bind (\x -> Some (? + 1)) (Some 41)

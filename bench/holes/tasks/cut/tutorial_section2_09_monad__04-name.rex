@@ -1,0 +1,5 @@
+bind (\x ->
+  bind (\y ->
+    pure (? + y)
+  ) (Some 2)
+) (Some 1)
