@@ -16,15 +16,52 @@ use rex_llm::oracle::Oracle;
 const PH: &str = include_str!("../../examples/holes.rex");
 
 fn ph_oracle_verdicts(prefixes: &[&str]) -> Vec<(String, bool)> {
+    verdicts(PH, prefixes)
+}
+
+/// The oracle's verdict on each prefix at the last hole of `program`.
+fn verdicts(program: &str, prefixes: &[&str]) -> Vec<(String, bool)> {
     let db = Database::new();
-    let file = db.add_file("ph.rex", PH.to_string());
-    let offset = PH.rfind('?').expect("the pH program has a hole");
-    let pos = LineIndex::new(PH).position(PH, offset);
+    let file = db.add_file("program.rex", program.to_string());
+    let offset = program.rfind('?').expect("the program has a hole");
+    let pos = LineIndex::new(program).position(program, offset);
     let mut oracle = Oracle::new(&db, file, pos).expect("the position is on a hole");
     prefixes
         .iter()
         .map(|p| (p.to_string(), oracle.prefix_ok(p)))
         .collect()
+}
+
+const POINT: &str =
+    "type Point = Point { x: i32, y: i32 }\n\nfn move_right : Point -> Point = \\p -> ?\n";
+
+/// An unfinished record is checked field by field: a constructor's record as an update
+/// of a hole, an update's fields as they stand.
+#[test]
+fn unfinished_records_are_checked_field_by_field() {
+    let kept = [
+        "Point { x = p.x + 1",
+        "Point { x = p.x + 1, y = p.",
+        "{ p with { x = p.x + 1",
+        "{ p with { x = (p.x",
+        "{ p with { x = 1, y",
+    ];
+    for (p, ok) in verdicts(POINT, &kept) {
+        assert!(ok, "refused the completable prefix `{p}`");
+    }
+    let refused = [
+        "Point { x = x",
+        "Point { x = \"a\"",
+        "Point { x = p.x + 1, y = true",
+        "{ p with { x = pt",
+        "{ p with { y = p.y ==",
+    ];
+    for (p, ok) in verdicts(POINT, &refused) {
+        assert!(
+            !ok,
+            "kept the prefix `{p}`, which no completion can make well-typed"
+        );
+    }
 }
 
 #[test]

@@ -229,12 +229,33 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     let mut text = prefix.to_string();
     // Open braces, innermost first. `{ base` that can only become `{ base with { .. } }`
     // has the type of `base`, so the base is checked as the expression itself, kept in
-    // parentheses; any other unfinished record or dictionary stands as one hole.
-    while let Some(index) = stack.iter().rposition(|(o, _)| *o == Open::Brace) {
+    // parentheses. The fields of an update, and the update around them, are closed as
+    // they stand (an update may set any of the fields); a constructor's record, waiting
+    // for a field's value, is closed as an update of a hole (`C { ? with { .. } }`), which
+    // checks the fields written so far without asking for the missing ones. Any other
+    // unfinished record or dictionary stands as one hole.
+    let braces: Vec<usize> = (0..stack.len())
+        .filter(|&i| stack[i].0 == Open::Brace)
+        .collect();
+    for &index in braces.iter().rev() {
+        if index >= stack.len() || stack[index].0 != Open::Brace {
+            continue;
+        }
         let at = stack[index].1;
-        if is_update_base(&text[at + 1..]) {
+        let inside = &text[at + 1..];
+        if is_update_base(inside) {
             text.replace_range(at..at + 1, "(");
             stack[index].0 = Open::Paren;
+            continue;
+        }
+        let before = last_token(&text[..at]);
+        let fields_ready = in_field_value(inside);
+        if (fields_ready && before == Some(Tok::With)) || is_whole_update(inside) {
+            continue;
+        }
+        if fields_ready && matches!(before, Some(Tok::Upper(_))) {
+            text.replace_range(at..at + 1, "{ ? with {");
+            stack.insert(index + 1, (Open::Brace, at));
             continue;
         }
         text.truncate(at);
@@ -273,6 +294,47 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         })
         .collect();
     Some(Closing { text, closers })
+}
+
+/// The last token of `text`.
+fn last_token(text: &str) -> Option<Tok<'_>> {
+    lex(text).0.last().map(|t| t.tok)
+}
+
+/// The tokens of `inside` outside any bracket it opens.
+fn top_level<'a>(inside: &'a str) -> Vec<Tok<'a>> {
+    let (tokens, _) = lex(inside);
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for t in tokens {
+        match t.tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => {
+                if depth == 0 {
+                    out.push(t.tok);
+                }
+                depth += 1;
+            }
+            Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(t.tok),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `inside`, the text after an open brace, is record fields (`x = 1, y = ..`)
+/// that end in a field's value, so that a `}` after the value closes them.
+fn in_field_value(inside: &str) -> bool {
+    let toks = top_level(inside);
+    let mut fields = toks.split(|t| *t == Tok::Comma);
+    fields.all(|f| matches!(f, [Tok::Ident(_), Tok::Eq, ..]))
+}
+
+/// Whether `inside`, the text after an open brace, is an update whose fields' brace has
+/// been kept open (`p with {` ..): closing both closes the update.
+fn is_whole_update(inside: &str) -> bool {
+    let toks = top_level(inside);
+    matches!(toks.as_slice(), [.., Tok::With, Tok::LBrace]) && toks.len() >= 3
 }
 
 /// Whether `inside`, the text after an open brace, can only be the base of a record
@@ -318,7 +380,15 @@ mod tests {
         assert_eq!(closed("(a, (b"), "(a, (b))");
         assert_eq!(closed(""), " ?");
         assert_eq!(closing("a)"), None);
-        assert_eq!(closed("User { name = \"Ada\""), "User ?");
+        assert_eq!(
+            closed("User { name = \"Ada\""),
+            "User { ? with { name = \"Ada\"}}"
+        );
+        assert_eq!(closed("User { name = \"Ada\","), "User ?");
+        assert_eq!(closed("{ p with { x = p.x +"), "{ p with { x = p.x + ?}}");
+        assert_eq!(closed("{ p with { x = (f"), "{ p with { x = (f)}}");
+        assert_eq!(closed("{ p with { x = 1, y"), "?");
+        assert_eq!(closed("{ p with"), "?");
         assert_eq!(closed("f ({ a = 1"), "f (?)");
         assert_eq!(closed("let x : Res"), "let x = ? in ?");
         assert_eq!(closed("x is Dict"), "x");
