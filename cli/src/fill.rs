@@ -1,7 +1,9 @@
-//! `rex fill FILE [LINE CHARACTER]`: fills the holes of a file with the embedded model
-//! (every hole when no position is given) and prints the ranked fills, each of which
-//! type-checks; `--write` puts the best fill of each hole into the file, `--json` prints
-//! the result object for tools.
+//! `rex fill FILE [LINE CHARACTER]`: fills the holes of a file with a model (every hole
+//! when no position is given) and prints the ranked fills, each of which type-checks;
+//! `--write` puts the best fill of each hole into the file, `--json` prints the result
+//! object for tools. The model runs in-process (`--engine embedded`, the default) or
+//! behind an OpenAI-compatible server (`--engine openai --url URL --model NAME --server
+//! vllm|sglang|llamacpp`, or `REX_LLM_URL`, `REX_LLM_MODEL`, `REX_LLM_API_KEY`).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -15,6 +17,7 @@ use rex_ide::holes::holes;
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills};
 use rex_llm::prompt::ContextLevel;
+use rex_llm::remote::{RemoteConfig, Server};
 use serde::Serialize;
 
 use crate::exit::Status;
@@ -33,9 +36,26 @@ pub struct FillArgs {
     /// Print `{holes: [...]}` as JSON on stdout.
     #[arg(long)]
     pub json: bool,
-    /// The GGUF model (else `REX_MODEL`, else the one `scripts/install-model.sh` installs).
-    #[arg(long, value_name = "PATH")]
+    /// Where the model runs: `embedded` (in-process llama.cpp) or `openai` (an
+    /// OpenAI-compatible server: vLLM, SGLang, llama.cpp's server).
+    #[arg(long, value_enum, default_value = "embedded")]
+    pub engine: EngineKind,
+    /// The GGUF model (embedded: else `REX_MODEL`, else the one
+    /// `scripts/install-model.sh` installs), or the served model's name (openai: else
+    /// `REX_LLM_MODEL`).
+    #[arg(long, value_name = "PATH|NAME")]
     pub model: Option<PathBuf>,
+    /// The server's base URL (openai; else `REX_LLM_URL`). The API key, if any, is read
+    /// from `REX_LLM_API_KEY` only.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Which server is behind the URL: vllm, sglang or llamacpp (openai; else
+    /// `REX_LLM_SERVER`, else vllm). It decides where the grammar goes in a request.
+    #[arg(long, value_name = "KIND")]
+    pub server: Option<Server>,
+    /// Seconds one request to the server may take (openai).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
     /// Static context in the prompt: none, expected-type, types, types+headers.
     #[arg(long, default_value = "types+headers")]
     pub context: ContextLevel,
@@ -69,12 +89,18 @@ pub struct FillArgs {
     #[arg(long)]
     pub no_name_bias: bool,
     /// Inject a function's signature (a comment in the model's context, never in the fill)
-    /// where the model starts applying it.
+    /// where the model starts applying it (embedded engine only).
     #[arg(long)]
     pub signatures: bool,
     /// A directory to search for imported modules (repeatable).
     #[arg(long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    Embedded,
+    Openai,
 }
 
 #[derive(Serialize)]
@@ -118,14 +144,7 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
         eprintln!("{path}: no holes to fill");
         return Ok(Status::Success);
     }
-    let defaults = EngineOptions::default();
-    let engine = EngineOptions {
-        threads: args.threads.unwrap_or(defaults.threads),
-        gpu_layers: args.gpu_layers,
-        seed: args.seed as u32,
-        ..defaults
-    };
-    let mut filler = Filler::load_embedded(args.model.as_deref(), engine)?;
+    let mut filler = filler(args)?;
     let opts = FillOptions {
         samples: args.samples.max(1),
         error_rounds: args.error_rounds,
@@ -169,6 +188,42 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
     } else {
         Status::Errors
     })
+}
+
+/// The filler the flags ask for.
+fn filler(args: &FillArgs) -> Result<Filler, String> {
+    match args.engine {
+        EngineKind::Embedded => {
+            let defaults = EngineOptions::default();
+            let engine = EngineOptions {
+                threads: args.threads.unwrap_or(defaults.threads),
+                gpu_layers: args.gpu_layers,
+                seed: args.seed as u32,
+                ..defaults
+            };
+            Filler::load_embedded(args.model.as_deref(), engine)
+        }
+        EngineKind::Openai => {
+            if args.signatures {
+                // An injected comment goes into the model's context mid-sample, which only
+                // the in-process engine allows.
+                return Err("--signatures needs --engine embedded".into());
+            }
+            let model = args
+                .model
+                .as_ref()
+                .map(|m| m.to_string_lossy().into_owned());
+            let mut config = RemoteConfig::from_parts(args.url.clone(), model, args.server, None)
+                .map_err(|e| e.to_string())?;
+            if let Some(t) = args.timeout {
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(format!("--timeout {t}: give a number of seconds above 0"));
+                }
+                config.timeout = std::time::Duration::from_secs_f64(t);
+            }
+            Ok(Filler::remote(config))
+        }
+    }
 }
 
 fn progress_bar(hole: usize, holes: usize, samples: usize) -> ProgressBar {

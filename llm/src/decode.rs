@@ -51,19 +51,7 @@ pub struct DecodeOptions {
     pub constrain: bool,
 }
 
-/// Why a sample ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum End {
-    /// The model ended a complete expression.
-    Finished,
-    /// The token budget ran out.
-    MaxTokens,
-    /// No token passed the constraints (the grammar or the oracle had nothing left).
-    DeadEnd,
-    /// The request was cancelled.
-    Cancelled,
-}
+pub use crate::fill::End;
 
 /// One decoded sample.
 #[derive(Clone, Debug)]

@@ -1,32 +1,38 @@
 //! The fill loop: the model proposes, the checker disposes. For one hole: the prompt from
-//! the static context; `samples` decodes under the grammar and the type oracle (the first
-//! greedy, the others sampled); up to `error_rounds` more rounds where failed attempts go
-//! back into the prompt; the semantic loop's verified candidates scored by the same model;
-//! everything re-checked, merged, ranked by mean log-probability and deduplicated.
+//! the static context; `samples` samples per round (the first greedy, the others
+//! sampled); up to `error_rounds` more rounds where failed attempts go back into the
+//! prompt; the semantic loop's verified candidates scored by the same model; everything
+//! re-checked, merged, ranked by mean log-probability and deduplicated.
+//!
+//! One loop (`rounds`), two ways to get samples (a [`Proposer`]): the embedded engine
+//! decodes token by token under the grammar and the type oracle (`embedded`); a server
+//! enforces the grammar only, so the loop repairs an ill-typed server sample by asking for
+//! continuations of the longest prefix the oracle accepts (`remote`). The loop itself is a
+//! sequence of steps that say what samples or scores it needs, so the browser playground,
+//! whose requests are asynchronous, drives the same loop as the native [`Filler`].
+
+#[cfg(feature = "embedded")]
+pub mod embedded;
+mod hole;
+mod rank;
+mod rounds;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
-use llguidance::api::TopLevelGrammar;
-use llguidance::{Matcher, ParserFactory};
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::Position;
 use rex_ide::context::Context;
-use rex_ide::edit::{LspPosition, LspRange};
-use rex_ide::fill::fills_at;
+use rex_ide::edit::LspRange;
 use serde::Serialize;
 
-use crate::decode::{decode, log_softmax, DecodeOptions, End, Layers, Sample};
-use crate::engine::llama::{EngineOptions, LlamaEngine};
-use crate::engine::{Engine, EngineError};
-use crate::grammar;
-use crate::inject::Signatures;
-use crate::model::find_model;
+#[cfg(feature = "embedded")]
+use crate::engine::EngineError;
 use crate::oracle::Oracle;
-use crate::prompt::{prompt, ContextLevel, Feedback};
-use crate::static_context::prompt_parts;
+use crate::prompt::ContextLevel;
+use crate::remote::RemoteError;
+
+pub use hole::HoleSetup;
+pub use rounds::{FillLoop, Proposal, SampleAsk, Step, REPAIR_ROUNDS};
 
 /// How holes are filled (the CLI's flags, the LSP's options).
 #[derive(Clone, Debug)]
@@ -46,7 +52,8 @@ pub struct FillOptions {
     pub candidates: bool,
     /// Inject a function's signature as a comment where the model applies it (off by
     /// default: with the default 270M model it was seen to derail more fills than it
-    /// helped; the benchmark measures it).
+    /// helped; the benchmark measures it). The embedded engine only: a server's context
+    /// cannot be written into mid-sample.
     pub signatures: bool,
 }
 
@@ -103,11 +110,13 @@ pub struct Attempt {
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     /// Tokens run through the model while decoding, those dropped by backtracking
-    /// included (prompt tokens and candidate scoring not counted).
+    /// included (prompt tokens and candidate scoring not counted; a server's count is
+    /// the tokens it generated).
     pub tokens: usize,
     pub seconds: f64,
     /// Tokens decoded per second of decoding (the prompt's prefill and the scoring of
-    /// candidates not counted; the constraint layers and injections are).
+    /// candidates not counted; the constraint layers and injections are). Over a server,
+    /// the wall time of its parallel requests, the prompt's evaluation included.
     pub tokens_per_second: f64,
     pub prompt_tokens: usize,
     pub oracle_rejections: usize,
@@ -154,11 +163,28 @@ pub struct Progress {
     pub round: usize,
 }
 
+/// Why a sample ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum End {
+    /// The model ended a complete expression.
+    Finished,
+    /// The token budget ran out.
+    MaxTokens,
+    /// No token passed the constraints (the grammar or the oracle had nothing left).
+    DeadEnd,
+    /// The request was cancelled.
+    Cancelled,
+}
+
 #[derive(Debug)]
 pub enum FillError {
     /// The position is not on a hole.
     NotAHole(Position),
+    #[cfg(feature = "embedded")]
     Engine(EngineError),
+    /// A server that could not be used (down, an HTTP error, a reply without text...).
+    Remote(RemoteError),
     /// The grammar could not be built or compiled (a bug, reported).
     Grammar(String),
 }
@@ -171,7 +197,9 @@ impl std::fmt::Display for FillError {
                 "there is no hole at line {}, character {} (0-based)",
                 p.line, p.character
             ),
+            #[cfg(feature = "embedded")]
             FillError::Engine(e) => write!(f, "the model engine failed: {e}"),
+            FillError::Remote(e) => write!(f, "{e}"),
             FillError::Grammar(e) => write!(f, "the hole's grammar could not be built: {e}"),
         }
     }
@@ -179,41 +207,86 @@ impl std::fmt::Display for FillError {
 
 impl std::error::Error for FillError {}
 
+#[cfg(feature = "embedded")]
 impl From<EngineError> for FillError {
     fn from(e: EngineError) -> FillError {
         FillError::Engine(e)
     }
 }
 
-/// Fills holes with one engine; the grammar compiler for its vocabulary is built once.
+impl From<RemoteError> for FillError {
+    fn from(e: RemoteError) -> FillError {
+        FillError::Remote(e)
+    }
+}
+
+/// How a proposer's samples relate to the type oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Decoded under the grammar and the oracle token by token (the embedded engine).
+    TokenLevel,
+    /// Constrained by the grammar only (a server): an ill-typed sample is continued from
+    /// the longest prefix the oracle accepts.
+    Server,
+}
+
+/// A way to get samples and scores for the fill loop.
+pub trait Proposer {
+    fn mode(&self) -> Mode;
+    /// Called once per hole, before its first samples.
+    fn begin_hole(&mut self, hole: &HoleSetup, opts: &FillOptions) -> Result<(), FillError>;
+    /// One proposal per ask, in order (fewer when cancelled); `progress` gets the index of
+    /// each ask as it starts or ends.
+    fn sample(
+        &mut self,
+        asks: &[SampleAsk],
+        oracle: &mut Oracle<'_>,
+        progress: &mut dyn FnMut(usize),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Proposal>, FillError>;
+    /// The mean log-probability per token of each text written after `prompt` (None where
+    /// it could not be had).
+    fn score(
+        &mut self,
+        prompt: &str,
+        texts: &[String],
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<f64>>, FillError>;
+}
+
+/// Fills holes with one proposer.
 pub struct Filler {
-    engine: Box<dyn Engine>,
-    factory: ParserFactory,
+    proposer: Box<dyn Proposer>,
 }
 
 impl Filler {
+    pub fn with(proposer: Box<dyn Proposer>) -> Filler {
+        Filler { proposer }
+    }
+
     /// A filler over the embedded engine with the model `find_model` picks (`model`, then
     /// `REX_MODEL`, then the installed default); the error says which file and why.
+    #[cfg(feature = "embedded")]
     pub fn load_embedded(
         model: Option<&std::path::Path>,
-        opts: EngineOptions,
+        opts: crate::engine::llama::EngineOptions,
     ) -> Result<Filler, String> {
-        let path = find_model(model).map_err(|e| e.to_string())?;
-        let engine = LlamaEngine::load(&path, opts)
-            .map_err(|e| format!("cannot load the model `{}`: {e}", path.display()))?;
-        Filler::new(Box::new(engine)).map_err(|e| e.to_string())
+        let proposer = embedded::EmbeddedProposer::load(model, opts)?;
+        Ok(Filler::with(Box::new(proposer)))
     }
 
-    pub fn new(engine: Box<dyn Engine>) -> Result<Filler, FillError> {
-        let mut factory = ParserFactory::new_simple(&engine.tok_env())
-            .map_err(|e| FillError::Grammar(e.to_string()))?;
-        // llguidance's own logging goes to stderr; the loop reports through its results.
-        factory.set_stderr_log_level(0);
-        Ok(Filler { engine, factory })
+    /// A filler over an engine already loaded.
+    #[cfg(feature = "embedded")]
+    pub fn new(engine: Box<dyn crate::engine::Engine>) -> Result<Filler, FillError> {
+        Ok(Filler::with(Box::new(embedded::EmbeddedProposer::new(
+            engine,
+        )?)))
     }
 
-    pub fn engine(&mut self) -> &mut dyn Engine {
-        self.engine.as_mut()
+    /// A filler over an OpenAI-compatible server.
+    #[cfg(feature = "remote")]
+    pub fn remote(config: crate::remote::RemoteConfig) -> Filler {
+        Filler::with(Box::new(crate::remote::RemoteProposer::new(config)))
     }
 
     /// The fills of the hole at `pos`.
@@ -226,287 +299,36 @@ impl Filler {
         progress: &mut dyn FnMut(Progress),
         cancel: &AtomicBool,
     ) -> Result<HoleFills, FillError> {
-        let started = Instant::now();
+        let started = std::time::Instant::now();
         let ctx = Context::new(db, file, pos);
-        let (hole_span, hole_name) = hole_of(&ctx).ok_or(FillError::NotAHole(pos))?;
         let mut oracle = Oracle::for_context(&ctx).ok_or(FillError::NotAHole(pos))?;
-        let parts = prompt_parts(&ctx, hole_span);
-        let lark = grammar::lark(&grammar::scope_at(&ctx));
-        let names: Vec<String> = if opts.name_bias {
-            bias_names(&ctx)
-        } else {
-            Vec::new()
-        };
-        let signatures = if opts.signatures {
-            Signatures::at(&ctx)
-        } else {
-            Signatures::default()
-        };
-        let mut stats = Stats::default();
-        let mut attempts: Vec<Attempt> = Vec::new();
-        let mut fills: Vec<RankedFill> = Vec::new();
-        let mut feedback: Vec<Feedback> = Vec::new();
-        let mut rng = StdRng::seed_from_u64(opts.seed);
-        let mut prompt_len = 0;
-        let mut decoding = 0.0f64;
-        for round in 0..=opts.error_rounds {
-            let text = prompt(&parts, opts.context, &feedback);
-            if std::env::var_os("REX_FILL_SHOW_PROMPT").is_some() {
-                eprintln!("--- prompt (round {round}) ---\n{text}\n--- end of prompt ---");
-            }
-            prompt_len = self.prefill(&text)?;
-            stats.prompt_tokens += prompt_len;
-            let mut round_feedback = Vec::new();
-            for sample_index in 0..opts.samples.max(1) {
-                progress(Progress {
-                    sample: sample_index,
-                    samples: opts.samples.max(1),
-                    round,
-                });
-                let decode_opts = DecodeOptions {
-                    max_tokens: opts.max_tokens,
-                    temperature: if sample_index == 0 && round == 0 {
-                        0.0
-                    } else {
-                        opts.temperature
-                    },
-                    constrain: opts.constrain,
-                };
-                let mut layers = Layers {
-                    grammar: Some(self.matcher(&lark)?),
-                    oracle: if opts.constrain {
-                        Some(&mut oracle)
-                    } else {
-                        None
-                    },
-                    names: &names,
-                    after: &parts.after,
-                    signatures: &signatures,
-                };
-                let decode_started = Instant::now();
-                let sample = decode(
-                    self.engine.as_mut(),
-                    prompt_len,
-                    &mut layers,
-                    &decode_opts,
-                    &mut rng,
-                    cancel,
-                )?;
-                decoding += decode_started.elapsed().as_secs_f64();
-                stats.tokens += sample.decoded;
-                stats.backtracks += sample.backtracks;
-                stats.oracle_rejections += sample.oracle_rejections;
-                stats.injections += sample.injections;
-                let attempt = judge(&mut oracle, &sample, round);
-                if attempt.well_typed {
-                    fills.push(RankedFill {
-                        text: sample.text.clone(),
-                        logprob: sample.mean_logprob(),
-                        source: FillSource::Model,
-                        rounds: round,
-                    });
-                } else if !sample.text.is_empty() {
-                    round_feedback.push(Feedback {
-                        text: sample.text.clone(),
-                        problem: attempt.problem.clone().unwrap_or_default(),
-                    });
+        let mut lp = FillLoop::new(&ctx, &mut oracle, opts, self.proposer.mode())
+            .ok_or(FillError::NotAHole(pos))?;
+        self.proposer.begin_hole(lp.hole(), opts)?;
+        let mut step = lp.start();
+        loop {
+            step = match step {
+                Step::Sample(asks) => {
+                    let samples = opts.samples.max(1);
+                    let mut report = |i: usize| {
+                        progress(Progress {
+                            sample: asks.get(i).map_or(i, |a| a.index),
+                            samples,
+                            round: asks.get(i).map_or(0, |a| a.round),
+                        })
+                    };
+                    let proposals =
+                        self.proposer
+                            .sample(&asks, &mut oracle, &mut report, cancel)?;
+                    lp.take_samples(&mut oracle, proposals)
                 }
-                let cancelled = sample.end == End::Cancelled;
-                attempts.push(attempt);
-                if cancelled {
-                    break;
+                Step::Score { prompt, texts } => {
+                    let scores = self.proposer.score(&prompt, &texts, cancel)?;
+                    lp.take_scores(scores)
                 }
-            }
-            let cancelled = attempts.last().is_some_and(|a| a.end == End::Cancelled);
-            if !fills.is_empty() || round_feedback.is_empty() || cancelled {
-                break;
-            }
-            feedback.extend(round_feedback);
+                Step::Done => break,
+            };
         }
-        if opts.candidates {
-            // The prompt of the last round is still in the engine.
-            for f in fills_at(&ctx) {
-                let text = f.candidate.replacement;
-                if !oracle.fill_ok(&text) {
-                    continue;
-                }
-                let logprob = self.score(prompt_len, &text)?;
-                fills.push(RankedFill {
-                    text,
-                    logprob,
-                    source: FillSource::Candidate,
-                    rounds: 0,
-                });
-            }
-        }
-        stats.seconds = started.elapsed().as_secs_f64();
-        stats.tokens_per_second = if decoding > 0.0 {
-            stats.tokens as f64 / decoding
-        } else {
-            0.0
-        };
-        let doc = rex_ide::locate::Document::new(db, file);
-        Ok(HoleFills {
-            name: hole_name,
-            range: LspRange {
-                start: LspPosition::from(doc.position(hole_span.0)),
-                end: LspPosition::from(doc.position(hole_span.1)),
-            },
-            expected_type: ctx.expected.as_ref().map(|t| t.to_string()),
-            fills: rank(fills),
-            attempts,
-            stats,
-        })
-    }
-
-    /// Puts `text` in the engine as the prompt; its length in tokens.
-    fn prefill(&mut self, text: &str) -> Result<usize, FillError> {
-        let tokens = self.engine.tokenize(text, true)?;
-        self.engine.rewind(0)?;
-        self.engine.prefill(&tokens)?;
-        Ok(tokens.len())
-    }
-
-    /// A fresh matcher for the hole's grammar.
-    fn matcher(&self, lark: &str) -> Result<Matcher, FillError> {
-        let parser = self
-            .factory
-            .create_parser(TopLevelGrammar::from_lark(lark.to_string()))
-            .map_err(|e| FillError::Grammar(e.to_string()))?;
-        Ok(Matcher::new(Ok(parser)))
-    }
-
-    /// Mean log-probability of `text` written after the prompt.
-    fn score(&mut self, prompt_len: usize, text: &str) -> Result<f64, FillError> {
-        self.engine.rewind(prompt_len)?;
-        let tokens = self.engine.tokenize(&format!(" {text}"), false)?;
-        let mut total = 0.0f64;
-        for &t in &tokens {
-            let lp = log_softmax(self.engine.logits());
-            total += f64::from(lp.get(t as usize).copied().unwrap_or(f32::NEG_INFINITY));
-            self.engine.append(t)?;
-        }
-        Ok(if tokens.is_empty() {
-            total
-        } else {
-            total / tokens.len() as f64
-        })
-    }
-}
-
-/// The hole under the context's position: its absolute byte range and name as written.
-fn hole_of(ctx: &Context<'_>) -> Option<((usize, usize), String)> {
-    let at = ctx.at.as_ref()?;
-    let hole = at.hole()?;
-    let span = at.abs(at.item.arena.expr(hole).span);
-    let (s, e) = (span.start as usize, span.end as usize);
-    Some(((s, e), ctx.doc.text.get(s..e).unwrap_or("?").to_string()))
-}
-
-/// The names the bias layer nudges towards: the values in scope and the heads of the
-/// semantic loop's candidates.
-fn bias_names(ctx: &Context<'_>) -> Vec<String> {
-    let mut names: Vec<String> = ctx.locals.iter().map(|l| l.name.clone()).collect();
-    if matches!(ctx.expected, Some(rex_compiler::types::Ty::Fun(..))) {
-        names.push("\\".to_string());
-    }
-    for (name, _) in rex_ide::fill::ranked_candidates(ctx).into_iter().take(16) {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    names
-}
-
-/// Whether a sample is kept: re-checked as a whole, whatever the layers said.
-fn judge(oracle: &mut Oracle<'_>, sample: &Sample, round: usize) -> Attempt {
-    let problem = if sample.text.is_empty() {
-        Some(match sample.end {
-            End::DeadEnd => "no token could continue the fill".to_string(),
-            _ => "the model wrote nothing".to_string(),
-        })
-    } else if sample.end == End::Cancelled {
-        Some("cancelled".to_string())
-    } else if !oracle.fill_ok(&sample.text) {
-        Some(match sample.end {
-            End::MaxTokens => "unfinished: the token budget ran out".to_string(),
-            End::DeadEnd => "unfinished: no token could continue it".to_string(),
-            _ => "it does not type-check at the hole".to_string(),
-        })
-    } else {
-        None
-    };
-    Attempt {
-        text: sample.text.clone(),
-        round,
-        end: sample.end,
-        well_typed: problem.is_none(),
-        problem,
-    }
-}
-
-/// Best first by mean log-probability; the same text (spacing aside) once, keeping its
-/// best score, a model fill before the candidate it equals.
-fn rank(mut fills: Vec<RankedFill>) -> Vec<RankedFill> {
-    fills.sort_by(|a, b| {
-        b.logprob
-            .total_cmp(&a.logprob)
-            .then((a.source as u8).cmp(&(b.source as u8)))
-    });
-    let mut out: Vec<RankedFill> = Vec::new();
-    for f in fills {
-        let key = normalise(&f.text);
-        if !out.iter().any(|g| normalise(&g.text) == key) {
-            out.push(f);
-        }
-    }
-    out
-}
-
-/// The text as tokens, with parentheses around a single token dropped: `mk(x)`,
-/// `mk (x)` and `mk x` are one fill.
-fn normalise(s: &str) -> String {
-    let (tokens, _) = rex_compiler::syntax::lexer::lex(s);
-    let mut words: Vec<&str> = tokens
-        .iter()
-        .map(|t| &s[t.span.start as usize..t.span.end as usize])
-        .collect();
-    let mut i = 0;
-    while i + 2 < words.len() {
-        if words[i] == "(" && words[i + 2] == ")" && !matches!(words[i + 1], "(" | ")") {
-            words.remove(i + 2);
-            words.remove(i);
-            i = i.saturating_sub(1);
-        } else {
-            i += 1;
-        }
-    }
-    words.join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fill(text: &str, logprob: f64, source: FillSource) -> RankedFill {
-        RankedFill {
-            text: text.into(),
-            logprob,
-            source,
-            rounds: 0,
-        }
-    }
-
-    #[test]
-    fn ranking_is_by_likelihood_without_duplicates() {
-        let ranked = rank(vec![
-            fill("mk x", -0.5, FillSource::Candidate),
-            fill("mk  x", -0.2, FillSource::Model),
-            fill("mk(x)", -0.3, FillSource::Model),
-            fill("x", -1.0, FillSource::Candidate),
-        ]);
-        let texts: Vec<&str> = ranked.iter().map(|f| f.text.as_str()).collect();
-        assert_eq!(texts, ["mk  x", "x"]);
-        assert_eq!(ranked[0].source, FillSource::Model);
+        Ok(lp.finish(started.elapsed().as_secs_f64()))
     }
 }

@@ -33,9 +33,14 @@
 //! and a binary operator directly followed by `-` (`1+-2`) reads as the operator and a
 //! unary minus where Rex reads one unknown operator.
 
+#[cfg(feature = "embedded")]
 pub mod check;
+pub mod gbnf;
+mod gbnf_regex;
+pub mod lark_read;
 mod names;
 mod scope;
+pub mod server;
 
 use names::{binder_regex, is_ctor_name, is_field_name, is_operator, is_value_name, quote, valid};
 
@@ -70,16 +75,67 @@ pub struct GrammarScope {
     pub allow_holes: bool,
 }
 
+/// How a grammar starts and ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `start: expr`, new lines are whitespace: the embedded decoder, which sees every
+    /// token, decides where the fill ends.
+    Expr,
+    /// For a server, which only stops where the grammar ends: new lines are not whitespace,
+    /// and the fill is `body` followed by a new line or one of `enders` (the words that
+    /// may follow the hole), which the client strips. A word ender is written with the
+    /// space or new line after it, so that the model cannot run on into a longer name
+    /// (`in` then `x` would be the name `inx`).
+    Ended(Ending),
+}
+
+/// What a server's grammar generates: `start: body fill_end`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The expansion of `start` before the ending (`expr` for a whole fill).
+    pub body: String,
+    /// Rules `body` uses beyond the expression grammar's.
+    pub rules: String,
+    /// Lexemes that end a fill besides a new line.
+    pub enders: Vec<String>,
+}
+
 /// The Lark text of the grammar. Names that Rex could not read back as one name are left
 /// out, so any scope gives a grammar that compiles.
 pub fn lark(scope: &GrammarScope) -> String {
+    lark_with(scope, &Start::Expr)
+}
+
+/// The Lark text of the grammar, started and ended as `start` says.
+pub fn lark_with(scope: &GrammarScope, start: &Start) -> String {
     let values = valid(&scope.values, is_value_name);
     let ctors = valid(&scope.constructors, is_ctor_name);
     let fields = valid(&scope.fields, is_field_name);
     let ops = Operators::of(&scope.operators);
 
     let mut g = String::with_capacity(4096 + 16 * (values.len() + ctors.len() + fields.len()));
-    g.push_str("%llguidance {\"allow_initial_skip\": true}\n\n// Rex expressions for one hole (rex-llm).\nstart: expr\n\n");
+    g.push_str("%llguidance {\"allow_initial_skip\": true}\n\n// Rex expressions for one hole (rex-llm).\n");
+    match start {
+        Start::Expr => g.push_str("start: expr\n\n"),
+        Start::Ended(e) => {
+            g.push_str(&format!("start: {} fill_end\n", e.body));
+            g.push_str("fill_end: \"\\n\"");
+            for w in &e.enders {
+                if w.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                    // `quote` leaves a new line as it is; Lark wants it escaped.
+                    let spaced = quote(&format!("{w} "));
+                    let broken = quote(&format!("{w}\n")).replace('\n', "\\n");
+                    g.push_str(&format!(" | {spaced} | {broken}"));
+                } else {
+                    g.push_str(" | ");
+                    g.push_str(&quote(w));
+                }
+            }
+            g.push('\n');
+            g.push_str(&e.rules);
+            g.push('\n');
+        }
+    }
     g.push_str(EXPRESSIONS);
     push_levels(&mut g, &ops);
 
@@ -129,6 +185,12 @@ pub fn lark(scope: &GrammarScope) -> String {
     g.push_str("// identifier other than `_` and the keywords.\n");
     g.push_str(&format!("BINDER: /{}/\n", binder_regex()));
     g.push_str(LEXEMES);
+    g.push_str(match start {
+        Start::Expr => "%ignore /[ \\t\\r\\n\\f]+/\n%ignore COMMENT\n",
+        // Plain spacing, as the embedded decoder keeps it (`decode::spacing_ok`): spaces,
+        // no tabs, new lines or comments.
+        Start::Ended(_) => "%ignore \" \"\n",
+    });
     g
 }
 
@@ -188,8 +250,6 @@ STRING: /"([^"\\]|\\.)*"/
 LAMBDA: "\\" | "λ"
 ARROW: "->" | "→"
 COMMENT: /\{-([^-]|-+[^-}])*-+\}/
-%ignore /[ \t\r\n\f]+/
-%ignore COMMENT
 "#;
 
 /// The operators in scope, by precedence level.

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use rex_compiler::types::Ty;
 use rex_ide::context::Context;
 
+#[cfg(feature = "embedded")]
 use crate::engine::{Engine, EngineError, Token};
 
 /// The signatures of the functions visible at a hole, by name: the locals and the
@@ -78,6 +79,7 @@ pub fn applied_name<'t>(text: &'t [u8], next: &[u8]) -> Option<&'t str> {
     starts_argument.then_some(name)
 }
 
+#[cfg(feature = "embedded")]
 /// Appends the comment to the engine's context; the number of tokens it took, 0 when it
 /// did not fit (a fill is never lost to its comment).
 pub fn inject(engine: &mut dyn Engine, comment: &str) -> Result<usize, EngineError> {

@@ -1,4 +1,7 @@
-//! `rex.fillHoleWithModel`: hole filling with the embedded model, for the server. The
+//! `rex.fillHoleWithModel`: hole filling with a model, for the server: the embedded one,
+//! or one behind an OpenAI-compatible server when the settings name a URL (`{"model":
+//! {"engine": "openai", "url", "name", "server", "apiKey"}}`, each else from
+//! `REX_LLM_URL`, `REX_LLM_MODEL`, `REX_LLM_SERVER`, `REX_LLM_API_KEY`). The
 //! engine is not thread-safe and its model takes a moment to load, so one worker thread
 //! owns it (loaded on the first request) and takes jobs over a channel. A job carries a
 //! copy of the document's text: the worker checks it in its own database, so a fill never
@@ -16,6 +19,7 @@ use rex_ide::commands::{bool_arg, document_uri, position_arg};
 use rex_ide::context::Context;
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills, Progress};
+use rex_llm::remote::{RemoteConfig, Server};
 use serde::Deserialize;
 use tokio::sync::{mpsc as tmpsc, oneshot};
 use tower_lsp_server::ls_types::{
@@ -28,16 +32,40 @@ use crate::workspace::Workspace;
 pub const FILL_HOLE_WITH_MODEL: &str = "rex.fillHoleWithModel";
 
 /// The model settings of the initialization options (`{"model": {...}}`); their presence
-/// is what turns the feature on.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// is what turns the feature on. `Debug` never shows the API key.
+#[derive(Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ModelSettings {
+    /// `embedded` (the default) or `openai`; a `url` alone also means `openai`.
+    pub engine: Option<String>,
     /// The GGUF file (else `REX_MODEL`, else the installed default).
     pub path: Option<PathBuf>,
     pub threads: Option<u32>,
     pub gpu_layers: Option<u32>,
     pub samples: Option<usize>,
     pub max_tokens: Option<usize>,
+    /// The server's base URL (openai).
+    pub url: Option<String>,
+    /// The served model's name (openai).
+    pub name: Option<String>,
+    /// `vllm`, `sglang` or `llamacpp` (openai).
+    pub server: Option<String>,
+    pub api_key: Option<String>,
+    /// Seconds one request may take (openai).
+    pub timeout: Option<f64>,
+}
+
+impl std::fmt::Debug for ModelSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelSettings")
+            .field("engine", &self.engine)
+            .field("path", &self.path)
+            .field("url", &self.url)
+            .field("name", &self.name)
+            .field("server", &self.server)
+            .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .finish_non_exhaustive()
+    }
 }
 
 impl ModelSettings {
@@ -125,6 +153,30 @@ fn worker(settings: ModelSettings, jobs: mpsc::Receiver<Job>) {
 }
 
 fn load(settings: &ModelSettings) -> Result<Filler, String> {
+    let remote = match settings.engine.as_deref() {
+        Some("openai") => true,
+        Some("embedded") => false,
+        Some(other) => return Err(format!("unknown model engine `{other}` (embedded, openai)")),
+        None => settings.url.is_some(),
+    };
+    if remote {
+        let server = settings
+            .server
+            .as_deref()
+            .map(str::parse::<Server>)
+            .transpose()?;
+        let mut config = RemoteConfig::from_parts(
+            settings.url.clone(),
+            settings.name.clone(),
+            server,
+            settings.api_key.clone(),
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(t) = settings.timeout.filter(|t| t.is_finite() && *t > 0.0) {
+            config.timeout = std::time::Duration::from_secs_f64(t);
+        }
+        return Ok(Filler::remote(config));
+    }
     let defaults = EngineOptions::default();
     let engine = EngineOptions {
         threads: settings.threads.unwrap_or(defaults.threads),

@@ -2,7 +2,8 @@
 //! the hole (each type-checks; the pH hole's call among them), the code action is offered
 //! on a hole when the initialization options configure a model, applying it asks the
 //! client to write the best fill, and work-done progress is reported. Skipped with a line
-//! where the model is not installed.
+//! where the model is not installed. With the options naming a server (the remote engine)
+//! that is down, the command is one clear error.
 
 mod client;
 
@@ -89,5 +90,52 @@ fn fill_hole_with_model_over_lsp() {
                "arguments": [{"uri": URI, "line": 0, "character": 0}]}),
     );
     assert!(off.is_err());
+    assert!(c.shutdown().success());
+}
+
+/// The initialization options can point the command at a server instead (the remote
+/// engine; `tests/cli/fill_remote.rs` runs it against a real one): a server that is not
+/// running is one clear error naming its URL, and the language server goes on.
+#[test]
+fn a_model_server_that_is_down_is_a_clear_error_over_lsp() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let (mut c, _) = Client::start_with(json!({
+        "processId": null, "rootUri": null, "capabilities": {},
+        "initializationOptions": {"model": {"engine": "openai", "url": url,
+                                            "name": "gemma-3-270m", "server": "llamacpp",
+                                            "apiKey": "sk-lsp-test-secret"}}
+    }));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rex", "version": 1, "text": PH}}),
+    );
+    let line = PH
+        .lines()
+        .position(|l| l.contains("= ?"))
+        .expect("the hole's line");
+    let character = PH.lines().nth(line).and_then(|l| l.find('?')).unwrap_or(0);
+    let error = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "rex.fillHoleWithModel",
+                   "arguments": [{"uri": URI, "line": line, "character": character}]}),
+        )
+        .expect_err("no server answers");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("connection refused") && message.contains(&url),
+        "{error}"
+    );
+    assert!(!error.to_string().contains("sk-lsp-test-secret"), "{error}");
+    // The server still answers.
+    c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": character}}),
+    )
+    .expect("hover after the failed fill");
     assert!(c.shutdown().success());
 }

@@ -73,6 +73,10 @@ impl CompiledGrammar {
                 return Verdict::Rejected { at: i };
             }
         }
+        // A grammar that cannot go on (one that ends with a fixed lexeme) has stopped.
+        if m.is_stopped() && !m.is_error() {
+            return Verdict::Accepted;
+        }
         if m.is_accepting().unwrap_or(false) && m.consume_token(EOS).is_ok() {
             Verdict::Accepted
         } else {

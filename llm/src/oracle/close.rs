@@ -14,7 +14,7 @@ use rex_compiler::syntax::token::Tok;
 
 /// What is open at the end of a prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Open {
+pub enum Open {
     Paren,
     Bracket,
     Brace,
@@ -30,14 +30,14 @@ enum Open {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum IfStage {
+pub enum IfStage {
     Cond,
     Then,
     Else,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MatchStage {
+pub enum MatchStage {
     Scrutinee,
     Pattern,
     Body,
@@ -45,7 +45,7 @@ enum MatchStage {
 
 /// What the end of the prefix waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Next {
+pub enum Next {
     Expr,
     Pattern,
     /// A complete operand: anything may follow (an operator, an argument, a closer).
@@ -58,6 +58,13 @@ enum Next {
 pub struct Closing {
     pub text: String,
     pub closers: Vec<&'static str>,
+    /// What each closer closes, innermost first.
+    pub opens: Vec<Open>,
+    /// What the end of the prefix waits for.
+    pub next: Next,
+    /// Whether `text` is the prefix itself with at most a `?` or `_` added (not an
+    /// unfinished record or annotation cut away).
+    pub exact: bool,
 }
 
 impl Closing {
@@ -227,6 +234,7 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         }
     }
     let mut text = prefix.to_string();
+    let mut exact = true;
     // Open braces, innermost first. `{ base` that can only become `{ base with { .. } }`
     // has the type of `base`, so the base is checked as the expression itself, kept in
     // parentheses. The fields of an update, and the update around them, are closed as
@@ -237,6 +245,10 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     let braces: Vec<usize> = (0..stack.len())
         .filter(|&i| stack[i].0 == Open::Brace)
         .collect();
+    // Text changed or cut: the continuation grammars (`grammar::server`) cannot follow it.
+    if !braces.is_empty() {
+        exact = false;
+    }
     for &index in braces.iter().rev() {
         if index >= stack.len() || stack[index].0 != Open::Brace {
             continue;
@@ -265,6 +277,7 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     }
     if let Some((at, _)) = annotation {
         // An unfinished annotation is left out; what it annotated is whole.
+        exact = false;
         text.truncate(at);
         text.truncate(text.trim_end().len());
         next = Next::Any;
@@ -274,6 +287,7 @@ pub fn closing(prefix: &str) -> Option<Closing> {
         Next::Pattern => text.push_str(" _"),
         Next::Any => {}
     }
+    let opens: Vec<Open> = stack.iter().rev().map(|(open, _)| *open).collect();
     let closers = stack
         .iter()
         .rev()
@@ -293,7 +307,13 @@ pub fn closing(prefix: &str) -> Option<Closing> {
             Open::Lambda { in_body: true } => "",
         })
         .collect();
-    Some(Closing { text, closers })
+    Some(Closing {
+        text,
+        closers,
+        opens,
+        next,
+        exact,
+    })
 }
 
 /// The last token of `text`.

@@ -30,7 +30,7 @@ use rex_ide::edit::Replace;
 use rex_ide::locate::Document;
 use rex_ide::verify::{item_errors_where, ItemErrors};
 
-pub use close::{closing, Closing};
+pub use close::{closing, Closing, IfStage, MatchStage, Next, Open};
 
 use crate::grammar::KEYWORDS;
 

@@ -1,0 +1,137 @@
+//! The transport: blocking POSTs of JSON with `ureq`, one agent (and its connection pool)
+//! per server. Every request has a deadline (connection, generation and reply together);
+//! a failure that may pass (refused or broken connection, timeout, HTTP 429 or 5xx) is
+//! retried a bounded number of times with doubling pauses; anything else is returned at
+//! once. Nothing waits without a deadline, and the API key goes only into the
+//! `Authorization` header.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::error::http_error;
+use super::reply::{parse_completion, Completion};
+use super::{RemoteConfig, RemoteError};
+
+/// The first pause before a retry; each further one doubles it.
+const FIRST_BACKOFF: Duration = Duration::from_millis(250);
+
+/// The longest a connection may take to open (within the request's deadline).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct Http {
+    agent: ureq::Agent,
+    endpoint: String,
+    api_key: Option<String>,
+    timeout: Duration,
+    retries: usize,
+}
+
+impl Http {
+    pub fn new(config: &RemoteConfig) -> Http {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(config.timeout))
+            .timeout_connect(Some(CONNECT_TIMEOUT.min(config.timeout)))
+            .http_status_as_error(false)
+            .max_idle_connections_per_host(config.concurrency.max(1))
+            .build()
+            .into();
+        Http {
+            agent,
+            endpoint: config.endpoint(),
+            api_key: config.api_key.clone(),
+            timeout: config.timeout,
+            retries: config.retries,
+        }
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Posts a completion request and reads the reply, retrying what may pass; stops
+    /// retrying once `cancel` is set.
+    pub fn complete(&self, body: &Value, cancel: &AtomicBool) -> Result<Completion, RemoteError> {
+        let text = body.to_string();
+        let mut pause = FIRST_BACKOFF;
+        let mut attempt = 0;
+        loop {
+            let result = self.post_once(&text);
+            let retry = match &result {
+                Ok(_) => false,
+                Err(e) => transient(e),
+            };
+            if !retry || attempt >= self.retries || cancel.load(Ordering::Relaxed) {
+                return result;
+            }
+            attempt += 1;
+            std::thread::sleep(pause);
+            pause *= 2;
+        }
+    }
+
+    fn post_once(&self, body: &str) -> Result<Completion, RemoteError> {
+        let url = &self.endpoint;
+        let mut request = self
+            .agent
+            .post(url)
+            .header("Content-Type", "application/json");
+        if let Some(key) = &self.api_key {
+            request = request.header("Authorization", &format!("Bearer {key}"));
+        }
+        let mut response = request.send(body).map_err(|e| self.error(e))?;
+        let status = response.status().as_u16();
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| self.error(e))?;
+        if status >= 400 {
+            return Err(http_error(url, status, &self.redact(&text)));
+        }
+        parse_completion(url, &text)
+    }
+
+    fn error(&self, e: ureq::Error) -> RemoteError {
+        let url = self.endpoint.clone();
+        match e {
+            ureq::Error::Timeout(_) => RemoteError::Timeout {
+                url,
+                seconds: self.timeout.as_secs(),
+            },
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+                RemoteError::Refused { url }
+            }
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
+                RemoteError::Timeout {
+                    url,
+                    seconds: self.timeout.as_secs(),
+                }
+            }
+            ureq::Error::ConnectionFailed => RemoteError::Refused { url },
+            other => RemoteError::Connect {
+                url,
+                detail: self.redact(&other.to_string()),
+            },
+        }
+    }
+
+    /// `text` with the API key (should a server echo it) blanked out.
+    fn redact(&self, text: &str) -> String {
+        match &self.api_key {
+            Some(key) if !key.is_empty() => text.replace(key.as_str(), "***"),
+            _ => text.to_string(),
+        }
+    }
+}
+
+/// Whether a failure may pass on its own.
+fn transient(e: &RemoteError) -> bool {
+    match e {
+        RemoteError::Refused { .. } | RemoteError::Connect { .. } | RemoteError::Timeout { .. } => {
+            true
+        }
+        RemoteError::Http { status, .. } => *status == 429 || *status >= 500,
+        _ => false,
+    }
+}
