@@ -16,7 +16,7 @@ pub enum RemoteError {
     /// The connection could not be made or broke (DNS, TLS, reset).
     Connect { url: String, detail: String },
     /// No complete reply within the time allowed.
-    Timeout { url: String, seconds: u64 },
+    Timeout { url: String, millis: u64 },
     /// The server answered with an HTTP error.
     Http {
         url: String,
@@ -44,9 +44,10 @@ impl std::fmt::Display for RemoteError {
             RemoteError::Connect { url, detail } => {
                 write!(f, "cannot reach the model server at {url}: {detail}")
             }
-            RemoteError::Timeout { url, seconds } => write!(
+            RemoteError::Timeout { url, millis } => write!(
                 f,
-                "the model server at {url} did not answer within {seconds} s"
+                "the model server at {url} did not answer within {} s",
+                *millis as f64 / 1000.0
             ),
             RemoteError::Http {
                 url,

@@ -1,8 +1,8 @@
 //! The transport: blocking POSTs of JSON with `ureq`, one agent (and its connection pool)
 //! per server. Every request has a deadline (connection, generation and reply together);
-//! a failure that may pass (refused or broken connection, timeout, HTTP 429 or 5xx) is
-//! retried a bounded number of times with doubling pauses; anything else is returned at
-//! once. Nothing waits without a deadline, and the API key goes only into the
+//! a failure that may pass (refused or broken connection, HTTP 429 or 5xx) is retried a
+//! bounded number of times with doubling pauses; anything else (a timeout included) is
+//! returned at once. Nothing waits without a deadline, and the API key goes only into the
 //! `Authorization` header.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,7 +97,7 @@ impl Http {
         match e {
             ureq::Error::Timeout(_) => RemoteError::Timeout {
                 url,
-                seconds: self.timeout.as_secs(),
+                millis: self.timeout.as_millis() as u64,
             },
             ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
                 RemoteError::Refused { url }
@@ -105,7 +105,7 @@ impl Http {
             ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
                 RemoteError::Timeout {
                     url,
-                    seconds: self.timeout.as_secs(),
+                    millis: self.timeout.as_millis() as u64,
                 }
             }
             ureq::Error::ConnectionFailed => RemoteError::Refused { url },
@@ -128,9 +128,8 @@ impl Http {
 /// Whether a failure may pass on its own.
 fn transient(e: &RemoteError) -> bool {
     match e {
-        RemoteError::Refused { .. } | RemoteError::Connect { .. } | RemoteError::Timeout { .. } => {
-            true
-        }
+        // A request that ran out of time would most likely run out of it again.
+        RemoteError::Refused { .. } | RemoteError::Connect { .. } => true,
         RemoteError::Http { status, .. } => *status == 429 || *status >= 500,
         _ => false,
     }

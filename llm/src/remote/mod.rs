@@ -59,12 +59,13 @@ impl std::fmt::Display for Server {
     }
 }
 
-/// Seconds one request may take (connection, generation and reply) before it is retried
-/// or given up.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long one request may take (connection, the wait in the server's queue, generation
+/// and reply) before it is given up: generous, since a CPU server runs one request at a
+/// time and queues the others.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Retries of a request that failed in a way that may pass (refused or dropped connection,
-/// timeout, HTTP 429 or 5xx), with backoff.
+/// HTTP 429 or 5xx), with backoff.
 pub const DEFAULT_RETRIES: usize = 2;
 
 /// Requests in flight at once.
