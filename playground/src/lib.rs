@@ -5,6 +5,7 @@
 //! what it touched; [`wasm::Playground`] wraps it for JavaScript. The session is ordinary
 //! Rust and is tested natively; the wasm layer only converts strings.
 
+pub mod model_fill;
 pub mod positions;
 pub mod report;
 pub mod run;

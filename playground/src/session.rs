@@ -8,6 +8,7 @@ use rex_ide::{commands, hover};
 use salsa::Setter;
 use serde_json::Value;
 
+use crate::model_fill::{FetchReply, FillJob, Next, StartArgs};
 use crate::positions::Positions;
 use crate::report::{
     Analysis, Completions, Hover, JsonBinding, JsonCompletionItem, JsonDiagnostic, JsonHole,
@@ -21,6 +22,8 @@ pub struct Session {
     db: Database,
     file: SourceFile,
     positions: Positions,
+    /// The "Fill with model" under way, if any.
+    fill: Option<FillJob>,
 }
 
 impl Default for Session {
@@ -37,6 +40,7 @@ impl Session {
             db,
             file,
             positions: Positions::new(""),
+            fill: None,
         }
     }
 
@@ -133,6 +137,39 @@ impl Session {
             ));
         }
         commands::execute(&mut self.db, self.file, command, args).map_err(|e| e.to_string())
+    }
+
+    /// Starts filling the hole at a position with a model behind a server (one fill at a
+    /// time: a new one replaces the last); the first requests to send.
+    pub fn fill_start(&mut self, args: &Value) -> Result<Next, String> {
+        let args: StartArgs = serde_json::from_value(args.clone())
+            .map_err(|e| format!("bad arguments for a model fill: {e}"))?;
+        self.fill = None;
+        let (job, next) = FillJob::start(self.text(), &args)?;
+        if !matches!(next, Next::Done(_)) {
+            self.fill = Some(job);
+        }
+        Ok(next)
+    }
+
+    /// The replies to the fill's last requests; the next requests, or the result.
+    pub fn fill_feed(
+        &mut self,
+        replies: &[FetchReply],
+        seconds: f64,
+        step_seconds: f64,
+    ) -> Result<Next, String> {
+        let job = self.fill.as_mut().ok_or("no model fill is under way")?;
+        let next = job.feed(replies, seconds, step_seconds);
+        if !matches!(next, Ok(Next::Requests { .. })) {
+            self.fill = None;
+        }
+        next
+    }
+
+    /// Drops the fill under way (Stop).
+    pub fn fill_cancel(&mut self) {
+        self.fill = None;
     }
 
     fn diagnostic(&self, d: &Diagnostic) -> JsonDiagnostic {

@@ -72,6 +72,55 @@ impl Playground {
     }
 }
 
+#[wasm_bindgen]
+impl Playground {
+    /// Starts "Fill with model" (`{line, character, url, model, server, samples?,
+    /// maxTokens?, errorRounds?}`): `{"result": {"requests": {endpoint, bodies, phase,
+    /// round}}}` to send, `{"result": {"done": fills}}`, or `{"error": "..."}`.
+    #[wasm_bindgen(js_name = fillStart)]
+    pub fn fill_start(&mut self, args: &str) -> String {
+        let outcome = serde_json::from_str(args)
+            .map_err(|e| format!("the arguments are not JSON: {e}"))
+            .and_then(|args| self.session.fill_start(&args));
+        answer(outcome)
+    }
+
+    /// The replies to the last requests (`{replies: [{status, body} | {error}], seconds,
+    /// stepSeconds}`: the time since the fill started and the time these requests took),
+    /// answered as `fillStart` is.
+    #[wasm_bindgen(js_name = fillFeed)]
+    pub fn fill_feed(&mut self, args: &str) -> String {
+        #[derive(serde::Deserialize)]
+        struct Feed {
+            replies: Vec<crate::model_fill::FetchReply>,
+            #[serde(default)]
+            seconds: f64,
+            #[serde(default, rename = "stepSeconds")]
+            step_seconds: f64,
+        }
+        let outcome = serde_json::from_str::<Feed>(args)
+            .map_err(|e| format!("the replies are not JSON of the expected shape: {e}"))
+            .and_then(|f| {
+                self.session
+                    .fill_feed(&f.replies, f.seconds, f.step_seconds)
+            });
+        answer(outcome)
+    }
+
+    /// Drops the fill under way.
+    #[wasm_bindgen(js_name = fillCancel)]
+    pub fn fill_cancel(&mut self) {
+        self.session.fill_cancel();
+    }
+}
+
+fn answer(outcome: Result<crate::model_fill::Next, String>) -> String {
+    match outcome {
+        Ok(result) => to_json(&serde_json::json!({ "result": result })),
+        Err(error) => to_json(&serde_json::json!({ "error": error })),
+    }
+}
+
 fn to_json(value: &impl Serialize) -> String {
     // The report types hold only strings, numbers and lists, which always serialise.
     serde_json::to_string(value).unwrap_or_else(|e| {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, runTests, startServer } from './harness.mjs';
+import { freePort, launchBrowser, runTests, startLlamaServer, startServer } from './harness.mjs';
 import { measureKeystrokeLatency } from './latency.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -228,11 +228,92 @@ const tests = [
   }],
 ];
 
+// --- "Fill with model" against llama.cpp's real server (scripts/llama-server.sh) -----------
+
+/// Sets the model server through the settings dialog, as a person would. Fewer samples
+/// and tokens than the defaults: llama-cpp-python's server on two CPU cores takes about a
+/// second per token (tests/cli/fill_remote.rs says why).
+async function setModelServer(page, { url, model = 'gemma-3-270m', server = 'llamacpp' }) {
+  await page.click('#model-settings-open');
+  const dialog = page.locator('#model-settings');
+  await dialog.locator('input[name=url]').fill(url);
+  await dialog.locator('input[name=model]').fill(model);
+  await dialog.locator('select[name=server]').selectOption(server);
+  await dialog.locator('input[name=samples]').fill('2');
+  await dialog.locator('input[name=errorRounds]').fill('1');
+  await dialog.locator('input[name=maxTokens]').fill('24');
+  await page.click('#model-settings-save');
+}
+
+async function openPhHole(page, url) {
+  await open(page, url);
+  await page.selectOption('#examples', 'ph');
+  await analysed(page);
+  await page.click('nav [data-panel=holes]');
+  await page.locator('#holes .list li').first().click();
+}
+
+const modelTests = (llama) => [
+  ['the model fills the pH hole through the server, and it runs', async ({ page, url, shot }) => {
+    await open(page, url);
+    await setModelServer(page, { url: llama.url });
+    await openPhHole(page, url);
+    await page.click('#hole-detail button.fill-with-model');
+    await page.locator('#hole-detail button.fill-with-model', { hasText: 'Stop' }).waitFor();
+    await shot('model-fill-progress');
+    const wanted = page.locator('#hole-detail button.model-fill[data-text="qc_label_from_sensor sensor_reading"]');
+    await wanted.waitFor({ timeout: 600000 });
+    const fills = await page.locator('#hole-detail button.model-fill').evaluateAll(
+      (bs) => bs.map((b) => b.dataset.text));
+    console.log(`     model fills: ${JSON.stringify(fills)}`);
+    await shot('model-fills');
+    // The settings stay in this browser: the shared link holds the program only.
+    expect(!page.url().includes(String(new URL(llama.url).port)), `the link leaks the server: ${page.url()}`);
+    await wanted.click();
+    await analysed(page);
+    expect((await page.locator('#problem-count').textContent()) === '0', 'the fill checks');
+    await page.click('#run');
+    await page.locator('#output-text', { hasText: 'Ok "stable"' }).waitFor();
+    expect((await page.locator('#output-text').textContent()) === 'Ok "stable"', 'run result');
+    await shot('model-fill-run');
+  }],
+
+  ['Stop ends a model fill', async ({ page, url, shot }) => {
+    await open(page, url);
+    await setModelServer(page, { url: llama.url });
+    await openPhHole(page, url);
+    await page.click('#hole-detail button.fill-with-model');
+    const stop = page.locator('#hole-detail button.fill-with-model', { hasText: 'Stop' });
+    await stop.waitFor();
+    await stop.click();
+    await page.locator('#hole-detail .model-status.failed', { hasText: 'stopped' }).waitFor();
+    await page.locator('#hole-detail button.fill-with-model', { hasText: 'Fill with model' }).waitFor();
+    await shot('model-fill-stopped');
+  }],
+];
+
+const downTest = ['a model server that is down gives a clear message', async ({ page, url, shot }) => {
+  await open(page, url);
+  const closed = await freePort();
+  await setModelServer(page, { url: `http://127.0.0.1:${closed}` });
+  await openPhHole(page, url);
+  await page.click('#hole-detail button.fill-with-model');
+  const status = page.locator('#hole-detail .model-status.failed');
+  await status.waitFor({ timeout: 60000 });
+  const text = await status.textContent();
+  expect(text.includes(`127.0.0.1:${closed}`) && text.includes('is the server running'), `message: ${text}`);
+  await shot('model-server-down');
+}];
+
 const started = Date.now();
 const wasm = await readFile(path.join(dist, 'rex_playground_bg.wasm'));
 console.log(`wasm size: ${wasm.length} bytes raw, ${gzipSync(wasm, { level: 9 }).length} bytes gzipped`);
 
 const server = await startServer(rex, dist);
+const llama = await startLlamaServer(repo);
+if (llama) tests.push(...modelTests(llama));
+else console.log('skipped: the model-fill tests (llama.cpp server not installed: bash scripts/llama-server.sh install)');
+tests.push(downTest);
 const browser = await launchBrowser();
 let result;
 try {
@@ -245,6 +326,7 @@ try {
 } finally {
   await browser.close();
   server.stop();
+  llama?.stop();
 }
 console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`browser: ${result.passed} passed, ${result.failed} failed`);

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -31,6 +32,54 @@ export async function startServer(rex, dist) {
     });
   });
   return { url, stop: () => child.kill() };
+}
+
+/// llama.cpp's OpenAI-compatible server from `scripts/llama-server.sh serve` on a free port,
+/// once it answers; null when its venv is not installed.
+export async function startLlamaServer(repo) {
+  const script = path.join(repo, 'scripts', 'llama-server.sh');
+  const installed = await new Promise((resolve) => {
+    spawn('bash', [script, 'venv'], { stdio: 'ignore' }).once('exit', (code) => resolve(code === 0));
+  });
+  if (!installed) return null;
+  const child = spawn('bash', [script, 'serve'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('llama-server.sh printed no address')), 60000);
+    child.once('exit', (code) => reject(new Error(`llama-server.sh exited with ${code}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const match = line.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (match) resolve(match[0]);
+      else reject(new Error(`no address in: ${line}`));
+    });
+  });
+  const deadline = Date.now() + 120000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/v1/models`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`llama.cpp's server at ${url} did not come up`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { url, stop: () => child.kill() };
+}
+
+/// A port nothing listens on (bound, read, released).
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 export async function launchBrowser() {

@@ -130,3 +130,46 @@ fn runs_show_values_holes_and_limits() {
         "{error}"
     );
 }
+
+#[test]
+fn a_model_fill_asks_for_completions_and_names_an_unreachable_server() {
+    use rex_playground::model_fill::{FetchReply, Next};
+    let mut session = Session::new();
+    session.set_text(WITH_TYPO_AND_HOLE);
+    // The hole of `label` (line 3, after the comment), in UTF-16 units as the page counts.
+    let line = WITH_TYPO_AND_HOLE.lines().nth(3).unwrap();
+    let character = line[..line.find('?').unwrap()].encode_utf16().count();
+    let start = serde_json::json!({"line": 3, "character": character,
+        "url": "http://127.0.0.1:9/v1", "model": "m", "server": "llamacpp", "samples": 2});
+    let Next::Requests {
+        endpoint,
+        bodies,
+        phase,
+        round,
+    } = session.fill_start(&start).expect("a hole")
+    else {
+        panic!("the fill starts with requests");
+    };
+    assert_eq!(endpoint, "http://127.0.0.1:9/v1/completions");
+    assert_eq!((bodies.len(), phase, round), (2, "samples", 0));
+    let grammar = bodies[0]["grammar"].as_str().expect("a GBNF grammar");
+    assert!(grammar.starts_with("root ::= "), "{grammar}");
+    assert_eq!(bodies[0]["temperature"], 0.0, "the first sample is greedy");
+    let down = FetchReply {
+        status: 0,
+        body: String::new(),
+        error: Some("Failed to fetch".into()),
+    };
+    let error = session
+        .fill_feed(&[down.clone(), down], 0.1, 0.1)
+        .expect_err("no server");
+    assert!(
+        error.contains("http://127.0.0.1:9/v1/completions")
+            && error.contains("is the server running"),
+        "{error}"
+    );
+    // The fill is over: nothing more to feed.
+    assert!(session.fill_feed(&[], 0.2, 0.0).is_err());
+    let off = serde_json::json!({"line": 0, "character": 0, "url": "http://h", "model": "m"});
+    assert!(session.fill_start(&off).unwrap_err().contains("no hole"));
+}

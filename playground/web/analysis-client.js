@@ -23,7 +23,9 @@ export class AnalysisClient {
   }
 
   receive(msg) {
-    if (msg.kind === 'analysis') {
+    if (msg.kind === 'progress') {
+      this.pending.get(msg.id)?.onProgress?.(msg);
+    } else if (msg.kind === 'analysis') {
       if (msg.version === this.version) this.onAnalysis(msg);
     } else if (msg.kind === 'reply') {
       const call = this.pending.get(msg.id);
@@ -62,13 +64,14 @@ export class AnalysisClient {
     return this.version;
   }
 
-  request(kind, params = {}) {
+  /// Asks the worker something; `onProgress` gets the progress messages of long requests.
+  request(kind, params = {}, onProgress = null) {
     if (this.crashedVersion === this.version) {
       return Promise.reject(new Error('the analysis crashed on this text'));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ kind, id, ...params });
     });
   }

@@ -13,6 +13,7 @@ import { AnalysisClient } from './analysis-client.js';
 import { toOffset, toPosition } from './positions.js';
 import { renderHoles, renderProblems, selectPanel, showStatus } from './panels.js';
 import { openMenu } from './menu.js';
+import { modelSettings, openModelSettings } from './model-settings.js';
 
 // Keystroke-to-diagnostics latencies in ms, newest last (read by the browser tests).
 const timings = [];
@@ -64,7 +65,9 @@ function showAnalysis(msg) {
   }));
   view.dispatch(setDiagnostics(view.state, diagnostics));
   renderProblems(msg.diagnostics, (d) => jumpTo(d.range.start));
-  renderHoles(msg.holes, { jumpTo, candidates: holeCandidates, fill: fillHole });
+  renderHoles(msg.holes, {
+    jumpTo, candidates: holeCandidates, fill: fillHole, fillWithModel, stopModel,
+  });
   const started = editedAt.get(msg.version);
   if (started !== undefined) {
     timings.push({ version: msg.version, ms: performance.now() - started, analysisMs: msg.analysisMs });
@@ -150,6 +153,20 @@ async function completions(context) {
 
 function holeCandidates(hole) {
   return client.request('holeCandidates', hole.range.start);
+}
+
+// The worker runs the fill loop and sends the model's requests to the configured server.
+async function fillWithModel(hole, onProgress) {
+  let settings = modelSettings();
+  if (!settings.url) {
+    settings = await openModelSettings('Set the model server first.');
+    if (!settings?.url) throw new Error('no model server set (Model…)');
+  }
+  return client.request('fillWithModel', { ...hole.range.start, ...settings }, onProgress);
+}
+
+function stopModel() {
+  client.request('stopModelFill').catch(() => {});
 }
 
 function fillHole(hole, replacement) {
@@ -311,6 +328,7 @@ document.addEventListener('keydown', (event) => {
   }
 });
 document.getElementById('quick-fix').addEventListener('click', openQuickFixes);
+document.getElementById('model-settings-open').addEventListener('click', () => openModelSettings());
 document.getElementById('copy-link').addEventListener('click', async () => {
   try {
     await navigator.clipboard.writeText(location.href);

@@ -68,6 +68,7 @@ async function selectHole(holes, index, actions) {
   detail.replaceChildren(
     el('h2', {}, `${hole.name} expects ${hole.expectedType}`),
     el('h2', {}, 'Candidates'), candidateList,
+    el('h2', {}, 'Model'), modelSection(hole, index, actions),
     el('h2', {}, 'In scope'), ...(scope.length ? scope : [el('div', { className: 'empty' }, 'nothing')]),
   );
   let candidates;
@@ -84,4 +85,49 @@ async function selectHole(holes, index, actions) {
     return button;
   });
   candidateList.replaceChildren(...(buttons.length ? buttons : [el('span', { className: 'empty' }, 'no candidate type-checks here')]));
+}
+
+// "Fill with model": the button turns into Stop while the model works; the fills that come
+// back (each verified by the compiler in the worker) are buttons that write themselves in.
+function modelSection(hole, index, actions) {
+  const button = el('button', { className: 'fill-with-model' }, 'Fill with model');
+  const status = el('span', { className: 'model-status' });
+  const fills = el('div', { className: 'model-fills' });
+  let running = false;
+  button.addEventListener('click', async () => {
+    if (running) {
+      actions.stopModel();
+      return;
+    }
+    running = true;
+    button.textContent = 'Stop';
+    status.classList.remove('failed');
+    status.textContent = 'asking the model…';
+    fills.replaceChildren();
+    try {
+      const result = await actions.fillWithModel(hole, (p) => {
+        const what = p.phase === 'scores' ? 'scoring candidates' : `round ${p.round + 1}: samples`;
+        status.textContent = `${what} ${p.done}/${p.total}`;
+      });
+      if (selectedHole !== index) return;
+      status.textContent = result.fills.length
+        ? `${result.fills.length} fill(s) that type-check, ${result.stats.tokens} tokens in ${result.stats.seconds.toFixed(1)} s`
+        : 'no well-typed fill found';
+      fills.replaceChildren(...result.fills.map((f) => {
+        const b = el('button', { className: 'model-fill', title: `log-probability ${f.logprob.toFixed(2)}` },
+          f.text, el('span', { className: 'source' }, f.source));
+        b.dataset.text = f.text;
+        // Parenthesised when it has spaces, as `rex fill --write` writes it.
+        b.addEventListener('click', () => actions.fill(hole, /\s/.test(f.text) ? `(${f.text})` : f.text));
+        return b;
+      }));
+    } catch (e) {
+      status.classList.add('failed');
+      status.textContent = e.message;
+    } finally {
+      running = false;
+      button.textContent = 'Fill with model';
+    }
+  });
+  return el('div', {}, el('div', { className: 'model-row' }, button, status), fills);
 }

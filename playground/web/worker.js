@@ -60,6 +60,63 @@ function answer(playground, msg) {
   }
 }
 
+// "Fill with model": the fill loop runs in the WebAssembly module (grammar, type oracle,
+// verification, ranking); only its completion requests go out, all of a step at once.
+// One fill at a time; Stop aborts the requests in flight and drops the loop.
+// As `rex fill`'s default: a CPU server runs one request at a time and queues the others.
+const MODEL_REQUEST_TIMEOUT_MS = 300000;
+let modelFill = null;
+
+async function fillWithModel(playground, msg) {
+  modelFill?.controller.abort();
+  const fill = { controller: new AbortController() };
+  modelFill = fill;
+  const started = performance.now();
+  const headers = { 'Content-Type': 'application/json' };
+  if (msg.apiKey) headers.Authorization = `Bearer ${msg.apiKey}`;
+  let answer = JSON.parse(playground.fillStart(JSON.stringify({
+    line: msg.line, character: msg.character, url: msg.url, model: msg.model, server: msg.server,
+    samples: msg.samples, maxTokens: msg.maxTokens, errorRounds: msg.errorRounds,
+  })));
+  while (answer.result?.requests) {
+    const { endpoint, bodies, phase, round } = answer.result.requests;
+    let done = 0;
+    const progress = () => self.postMessage({
+      kind: 'progress', id: msg.id, phase, round, done, total: bodies.length,
+    });
+    progress();
+    const stepStarted = performance.now();
+    const replies = await Promise.all(bodies.map(async (body) => {
+      try {
+        const response = await fetch(endpoint, {
+          method: 'POST', headers, body: JSON.stringify(body),
+          signal: AbortSignal.any([fill.controller.signal, AbortSignal.timeout(MODEL_REQUEST_TIMEOUT_MS)]),
+        });
+        return { status: response.status, body: await response.text() };
+      } catch (e) {
+        return { error: e.name === 'TimeoutError' ? 'no reply in time' : String(e.message ?? e) };
+      } finally {
+        done += 1;
+        progress();
+      }
+    }));
+    if (fill.controller.signal.aborted || modelFill !== fill) return { error: 'stopped' };
+    answer = JSON.parse(playground.fillFeed(JSON.stringify({
+      replies,
+      seconds: (performance.now() - started) / 1000,
+      stepSeconds: (performance.now() - stepStarted) / 1000,
+    })));
+  }
+  if (modelFill === fill) modelFill = null;
+  return answer.error ? { error: answer.error } : { result: answer.result.done };
+}
+
+function stopModelFill(playground) {
+  modelFill?.controller.abort();
+  modelFill = null;
+  playground.fillCancel();
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
   let playground;
@@ -83,6 +140,16 @@ self.onmessage = async (event) => {
           }
         }, 0);
       }
+      return;
+    }
+    if (msg.kind === 'fillWithModel') {
+      const outcome = await fillWithModel(playground, msg);
+      self.postMessage({ kind: 'reply', id: msg.id, ...outcome });
+      return;
+    }
+    if (msg.kind === 'stopModelFill') {
+      stopModelFill(playground);
+      self.postMessage({ kind: 'reply', id: msg.id, result: null });
       return;
     }
     self.postMessage({ kind: 'reply', id: msg.id, ...answer(playground, msg) });
