@@ -3,13 +3,14 @@
 //! the grammars inside them checked without a server: the Lark that vLLM and SGLang get
 //! compiles under llguidance and accepts a fill followed by its ending (and not without
 //! one); a continuation's grammar takes what may follow the prefix; the GBNF that
-//! llama.cpp gets is converted from every grammar the loop writes. (The bodies' grammar is
-//! checked by the real llama.cpp server in `tests/cli/fill_remote.rs`.)
+//! llama.cpp gets is converted from every grammar the loop writes. And the type layer over
+//! a server: an ill-typed sample is continued from its longest well-typed prefix. (The
+//! bodies' grammar is checked by the real llama.cpp server in `tests/cli/fill_remote.rs`.)
 
 use rex_compiler::db::Database;
 use rex_compiler::LineIndex;
 use rex_ide::context::Context;
-use rex_llm::fill::{FillLoop, FillOptions, Mode, SampleAsk, Step};
+use rex_llm::fill::{End, FillLoop, FillOptions, Mode, Proposal, SampleAsk, Step};
 use rex_llm::grammar::check::ByteChecker;
 use rex_llm::grammar::gbnf::lark_to_gbnf;
 use rex_llm::grammar::server::{continuation, whole};
@@ -126,4 +127,68 @@ fn a_continuation_grammar_takes_what_may_follow_its_prefix() {
     }
     assert!(continuation(&scope, "\\n", &after, false).is_none());
     assert!(continuation(&scope, "{ a = ", &after, false).is_none());
+}
+
+/// A server's proposal as the remote proposer reads a reply: `pieces` are the tokens' ends
+/// in `text` and their log-probabilities.
+fn proposal(text: &str, pieces: &[(usize, f64)]) -> Proposal {
+    Proposal {
+        text: text.to_string(),
+        logprob: pieces.iter().map(|(_, lp)| lp).sum(),
+        tokens: pieces.len(),
+        decoded: pieces.len() + 1,
+        seconds: 0.1,
+        end: End::Finished,
+        oracle_rejections: 0,
+        backtracks: 0,
+        injections: 0,
+        prompt_tokens: 10,
+        pieces: pieces.to_vec(),
+    }
+}
+
+#[test]
+fn an_ill_typed_sample_is_continued_from_its_longest_well_typed_prefix() {
+    let db = Database::new();
+    let file = db.add_file("mk.rex", MK.to_string());
+    let pos = LineIndex::new(MK).position(MK, MK.rfind('?').unwrap());
+    let ctx = Context::new(&db, file, pos);
+    let mut oracle = Oracle::for_context(&ctx).expect("an oracle");
+    let opts = FillOptions {
+        samples: 1,
+        candidates: false,
+        ..FillOptions::default()
+    };
+    let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server).expect("a hole");
+    let Step::Sample(asks) = fill.start() else {
+        panic!("the loop starts with samples");
+    };
+    let prompt = asks[0].prompt.clone();
+    // `mk x x` applies a string: ill-typed. `mk x` is the longest prefix that may still
+    // become a string (`mk` alone could too, but is shorter).
+    let step = fill.take_samples(
+        &mut oracle,
+        vec![proposal(" mk x x", &[(3, -0.5), (5, -0.25), (7, -3.0)])],
+    );
+    let Step::Sample(asks) = step else {
+        panic!("a continuation, not {step:?}");
+    };
+    assert_eq!(asks.len(), 1);
+    assert_eq!(asks[0].prefix, " mk x");
+    assert_eq!(asks[0].prompt, format!("{prompt} mk x"));
+    assert_eq!(asks[0].round, 0, "still the first round");
+    let grammar = asks[0].grammar.as_deref().expect("a continuation grammar");
+    lark_to_gbnf(grammar).expect("the continuation's grammar converts to GBNF");
+    // The server ends it at once: `mk x` is kept, scored by the prefix's tokens.
+    let step = fill.take_samples(&mut oracle, vec![proposal("", &[])]);
+    assert_eq!(step, Step::Done);
+    let result = fill.finish(1.0);
+    let texts: Vec<&str> = result.fills.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["mk x"]);
+    assert_eq!(
+        result.fills[0].logprob, -0.375,
+        "the mean of the kept tokens"
+    );
+    assert_eq!(result.attempts.len(), 2, "{:?}", result.attempts);
+    assert!(!result.attempts[0].well_typed && result.attempts[1].well_typed);
 }
