@@ -32,11 +32,7 @@ fn fill_hole_with_model_over_lsp() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": URI, "languageId": "rex", "version": 1, "text": PH}}),
     );
-    let line = PH
-        .lines()
-        .position(|l| l.contains("= ?"))
-        .expect("the hole's line");
-    let character = PH.lines().nth(line).and_then(|l| l.find('?')).unwrap_or(0);
+    let (line, character) = ph_hole();
     let range = json!({"start": {"line": line, "character": character},
                        "end": {"line": line, "character": character}});
     let actions = c
@@ -113,11 +109,7 @@ fn a_model_server_that_is_down_is_a_clear_error_over_lsp() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": URI, "languageId": "rex", "version": 1, "text": PH}}),
     );
-    let line = PH
-        .lines()
-        .position(|l| l.contains("= ?"))
-        .expect("the hole's line");
-    let character = PH.lines().nth(line).and_then(|l| l.find('?')).unwrap_or(0);
+    let (line, character) = ph_hole();
     let error = c
         .request(
             "workspace/executeCommand",
@@ -138,4 +130,14 @@ fn a_model_server_that_is_down_is_a_clear_error_over_lsp() {
     )
     .expect("hover after the failed fill");
     assert!(c.shutdown().success());
+}
+
+/// The line and character of the pH program's hole.
+fn ph_hole() -> (usize, usize) {
+    let line = PH
+        .lines()
+        .position(|l| l.contains("= ?"))
+        .expect("the hole's line");
+    let character = PH.lines().nth(line).and_then(|l| l.find('?')).unwrap_or(0);
+    (line, character)
 }

@@ -261,8 +261,9 @@ pub fn closing(prefix: &str) -> Option<Closing> {
             continue;
         }
         let before = last_token(&text[..at]);
-        let fields_ready = in_field_value(inside);
-        if (fields_ready && before == Some(Tok::With)) || is_whole_update(inside) {
+        let toks = top_level(inside);
+        let fields_ready = in_field_value(&toks);
+        if (fields_ready && before == Some(Tok::With)) || is_whole_update(&toks) {
             continue;
         }
         if fields_ready && matches!(before, Some(Tok::Upper(_))) {
@@ -342,19 +343,17 @@ fn top_level<'a>(inside: &'a str) -> Vec<Tok<'a>> {
     out
 }
 
-/// Whether `inside`, the text after an open brace, is record fields (`x = 1, y = ..`)
+/// Whether `toks`, the top-level tokens after an open brace, are record fields (`x = 1, y = ..`)
 /// that end in a field's value, so that a `}` after the value closes them.
-fn in_field_value(inside: &str) -> bool {
-    let toks = top_level(inside);
+fn in_field_value(toks: &[Tok<'_>]) -> bool {
     let mut fields = toks.split(|t| *t == Tok::Comma);
     fields.all(|f| matches!(f, [Tok::Ident(_), Tok::Eq, ..]))
 }
 
-/// Whether `inside`, the text after an open brace, is an update whose fields' brace has
+/// Whether `toks`, the top-level tokens after an open brace, are an update whose fields' brace has
 /// been kept open (`p with {` ..): closing both closes the update.
-fn is_whole_update(inside: &str) -> bool {
-    let toks = top_level(inside);
-    matches!(toks.as_slice(), [.., Tok::With, Tok::LBrace]) && toks.len() >= 3
+fn is_whole_update(toks: &[Tok<'_>]) -> bool {
+    matches!(toks, [.., Tok::With, Tok::LBrace]) && toks.len() >= 3
 }
 
 /// Whether `inside`, the text after an open brace, can only be the base of a record
