@@ -59,6 +59,9 @@ pub fn item_errors_where(
     let [new_item] = parsed.items.as_slice() else {
         return None;
     };
+    if !edits.is_empty() && has_syntax_errors(doc, item) && !keeps_layout(doc, index, edits) {
+        return None;
+    }
     let env = program_env(doc.db, doc.db.prelude(), doc.file);
     let at = ItemRef::root(index as u32);
     let types = check_item(env, new_item, at)
@@ -68,6 +71,43 @@ pub fn item_errors_where(
         .count();
     let syntax = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
     Some(ItemErrors { syntax, types })
+}
+
+/// Whether the item's text has syntax errors now.
+fn has_syntax_errors(doc: &Document<'_>, item: &rex_compiler::syntax::ast::Item) -> bool {
+    let span = item.abs(item.span);
+    doc.parsed()
+        .diagnostics
+        .iter()
+        .any(|d| d.is_error() && d.span.start < span.end && d.span.end >= span.start)
+}
+
+/// Whether the document, once `edits` (inside item `index`) are applied, still splits into
+/// the same items: the same number, every other item's text the same. Layout joins a
+/// dedented line to the item before it or cuts a broken item in two depending on whether
+/// the item reads cleanly (`rex_compiler::syntax::parser`), so an edit that repairs broken
+/// text can move the items after it, and the item checked alone would not show that.
+fn keeps_layout(doc: &Document<'_>, index: usize, edits: &[Replace]) -> bool {
+    if doc.text.len() > MAX_VERIFIED_TEXT_BYTES {
+        return false;
+    }
+    let edited = apply(doc.text, edits);
+    let after = parse_text(&edited);
+    let before = &doc.parsed().items;
+    if after.items.len() != before.len() {
+        return false;
+    }
+    let text_of = |text: &str, item: &rex_compiler::syntax::ast::Item| {
+        let span = item.abs(item.span);
+        text.get(span.start as usize..span.end as usize)
+            .map(str::to_string)
+    };
+    before
+        .iter()
+        .zip(&after.items)
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .all(|(_, (b, a))| text_of(doc.text, b) == text_of(&edited, a))
 }
 
 /// Whether `edits` leave item `index` with fewer errors than it has now (`strict`), or no

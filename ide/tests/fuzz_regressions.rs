@@ -45,8 +45,11 @@ fn saved_ide_inputs_answer_and_their_fills_check() {
             let filled = format!("{}{}{}", &text[..s], f.edit.text, &text[e..]);
             assert!(
                 errors_of(&filled) <= baseline,
-                "{}",
-                f.candidate.replacement
+                "{}: the fill `{}` at {}:{} adds errors ({baseline} before):\n{filled:?}",
+                entry.path().display(),
+                f.candidate.replacement,
+                pos.line,
+                pos.character
             );
         }
         replayed += 1;
