@@ -4,7 +4,7 @@ use std::io;
 use std::path::PathBuf;
 
 use clap::Args;
-use rex_compiler::db::{file_holes, Database};
+use rex_compiler::db::Database;
 
 use crate::exit::Status;
 use crate::render::{self, ColorMode, FileReport};
@@ -43,16 +43,9 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
     let mut reports: Vec<FileReport> = Vec::new();
     let mut imported: Vec<FileReport> = Vec::new();
     for (path, text) in sources {
-        let file = db.add_file(path.clone(), text.clone());
-        let diagnostics = db.diagnostics(file).to_vec();
-        let holes = file_holes(&db, db.prelude(), file).clone();
-        imported.extend(crate::imported::module_reports(&db, file, &mut seen));
-        reports.push(FileReport {
-            path,
-            text,
-            diagnostics,
-            holes,
-        });
+        let file = db.add_file(path, text);
+        imported.extend(rex_ide::report::module_reports(&db, file, &mut seen));
+        reports.push(FileReport::of(&db, file));
     }
     reports.extend(imported);
 

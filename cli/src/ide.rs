@@ -7,10 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rex_compiler::db::Database;
-use rex_compiler::LineIndex;
-use rex_ide::commands::{
-    execute, COMMANDS, SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT, SEMANTIC_LOOP_APPLY_QUICK_FIX_AT,
-};
+use rex_ide::commands::{execute, COMMANDS};
 use serde_json::{Map, Value};
 
 use crate::exit::Status;
@@ -134,55 +131,12 @@ fn run_command(args: &IdeArgs) -> Result<(), String> {
         }
     }
     if args.write {
-        if let Some(new_text) = written_text(command, &result, &text) {
+        if let Some(new_text) = rex_ide::written::written_text(command, &result, &text) {
             std::fs::write(&args.file, new_text)
                 .map_err(|e| format!("cannot write `{}`: {e}", args.file.display()))?;
         }
     }
     Ok(())
-}
-
-/// The text `--write` stores: the fix's edits applied, or a bulk repair's text.
-fn written_text(command: &str, result: &Value, text: &str) -> Option<String> {
-    if command == SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT {
-        if result.get("dryRun")? == &Value::Bool(true) {
-            return None;
-        }
-        return result.get("updatedText")?.as_str().map(str::to_string);
-    }
-    if command == SEMANTIC_LOOP_APPLY_QUICK_FIX_AT {
-        let changes = result
-            .get("quickFix")?
-            .get("edit")?
-            .get("changes")?
-            .as_object()?;
-        let edits = changes.values().next()?.as_array()?;
-        let index = LineIndex::new(text);
-        let offset = |p: &Value| {
-            let pos = rex_compiler::Position {
-                line: p.get("line")?.as_u64()? as u32,
-                character: p.get("character")?.as_u64()? as u32,
-            };
-            Some(index.offset(text, pos))
-        };
-        let mut spans = Vec::new();
-        for e in edits {
-            let start = offset(e.get("range")?.get("start")?)?;
-            let end = offset(e.get("range")?.get("end")?)?;
-            spans.push((
-                start,
-                end.max(start),
-                e.get("newText")?.as_str()?.to_string(),
-            ));
-        }
-        spans.sort_by_key(|s| std::cmp::Reverse(s.0));
-        let mut out = text.to_string();
-        for (start, end, new_text) in spans {
-            out.replace_range(start..end, &new_text);
-        }
-        return Some(out);
-    }
-    None
 }
 
 /// A `file://` URI for a path (absolute when it can be made so).

@@ -5,7 +5,6 @@ mod check;
 mod exit;
 mod fill;
 mod ide;
-mod imported;
 mod lsp;
 mod modules;
 mod playground;

@@ -94,7 +94,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
         });
     }
     let mut seen = vec![rex_compiler::modules::normalize(&path)];
-    reports.extend(crate::imported::module_reports(&db, file, &mut seen));
+    reports.extend(rex_ide::report::module_reports(&db, file, &mut seen));
     let has_errors = reports.iter().any(FileReport::has_errors);
     if !reports.is_empty() {
         if let Err(err) = render::terminal::write_report(&reports, color) {

@@ -122,7 +122,7 @@ impl Session {
     /// Runs the program with a step budget (errors do not stop it: marked parts and holes
     /// evaluate to indeterminate values).
     pub fn run(&self, gas: u64) -> RunReport {
-        run::run(&self.db, self.file, &self.positions, gas)
+        run::run(&self.db, self.file, gas)
     }
 
     /// Runs one of the `rex.*` semantic-assist commands (reference/LLMS.md: expected types,

@@ -1,27 +1,10 @@
-//! Rendering of diagnostics: JSON for tools, codespan-reporting text for people.
+//! Rendering of diagnostics: codespan-reporting text for people, and the JSON report of
+//! `rex_ide::report` for tools.
 
-pub mod json;
-mod positions;
 pub mod terminal;
 
-use rex_compiler::check::HoleInfo;
-use rex_compiler::Diagnostic;
-
-/// One checked file: what the renderers need to show its diagnostics and holes.
-pub struct FileReport {
-    /// The path as the user wrote it.
-    pub path: String,
-    pub text: String,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Absolute spans, source order.
-    pub holes: Vec<HoleInfo>,
-}
-
-impl FileReport {
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-}
+pub use rex_ide::report::json;
+pub use rex_ide::report::FileReport;
 
 /// The `--color` choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

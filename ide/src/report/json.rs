@@ -1,6 +1,6 @@
-//! The `--json` report: one object `{"diagnostics": [...], "holes": [...]}`, positions as
+//! The JSON report: one object `{"diagnostics": [...], "holes": [...]}`, positions as
 //! LSP counts them (0-based lines, UTF-16 code units), so editors and agents can use them
-//! directly.
+//! directly. `rex check --json` prints it; the `check` tool of `rex mcp` returns it.
 
 use std::io::{self, Write};
 
@@ -11,8 +11,9 @@ use serde::Serialize;
 use super::positions::Positions;
 use super::FileReport;
 
+/// The report of some files, serialised in the documented key order.
 #[derive(Serialize)]
-struct Report<'a> {
+pub struct Report<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
     holes: Vec<JsonHole<'a>>,
 }
@@ -49,16 +50,17 @@ struct JsonBinding<'a> {
     ty: &'a str,
 }
 
-#[derive(Serialize)]
-struct JsonRange {
-    start: JsonPosition,
-    end: JsonPosition,
+/// A range of the file, 0-based lines and UTF-16 characters as LSP counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonRange {
+    pub start: JsonPosition,
+    pub end: JsonPosition,
 }
 
-#[derive(Serialize)]
-struct JsonPosition {
-    line: u32,
-    character: u32,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonPosition {
+    pub line: u32,
+    pub character: u32,
 }
 
 impl From<Position> for JsonPosition {
@@ -70,7 +72,8 @@ impl From<Position> for JsonPosition {
     }
 }
 
-fn range(index: &Positions, span: Span) -> JsonRange {
+/// The range of `span` in the text `index` was built from.
+pub fn range(index: &Positions, span: Span) -> JsonRange {
     JsonRange {
         start: index.position(span.start as usize).into(),
         end: index.position(span.end as usize).into(),
@@ -141,7 +144,8 @@ fn hole<'a>(file: &'a FileReport, index: &Positions, h: &'a HoleInfo) -> JsonHol
     }
 }
 
-fn build(files: &[FileReport]) -> Report<'_> {
+/// The report of `files`, in order.
+pub fn build(files: &[FileReport]) -> Report<'_> {
     let mut diagnostics = Vec::new();
     let mut holes = Vec::new();
     for file in files {

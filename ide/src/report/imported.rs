@@ -6,7 +6,7 @@ use rex_compiler::db::{module_diagnostics, Database, SourceFile};
 use rex_compiler::modules::normalize;
 use rex_compiler::Severity;
 
-use crate::render::FileReport;
+use super::FileReport;
 
 /// One report per imported module with errors or warnings, skipping the modules whose
 /// normalised path is in `seen` (and adding the ones reported).
