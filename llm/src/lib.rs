@@ -20,4 +20,6 @@ pub mod model;
 pub mod oracle;
 pub mod prompt;
 pub mod remote;
+#[cfg(all(feature = "embedded", feature = "remote"))]
+pub mod service;
 pub mod static_context;

@@ -181,7 +181,9 @@ impl LanguageServer for Backend {
             .unwrap_or(false);
         self.can_watch_files.store(watch, Ordering::Relaxed);
         #[cfg(feature = "model")]
-        if let Some(settings) = ModelSettings::from_init(params.initialization_options.as_ref()) {
+        if let Some(settings) =
+            model_fill::settings_from_init(params.initialization_options.as_ref())
+        {
             self.model_configured.store(true, Ordering::Relaxed);
             *self.model.lock().unwrap_or_else(|e| e.into_inner()) = ModelService::new(settings);
         }
@@ -441,8 +443,12 @@ impl Backend {
             include_roots: request.include_roots,
             pos: request.pos,
             cancel,
-            progress,
-            reply,
+            progress: Box::new(move |p| {
+                let _ = progress.send(p);
+            }),
+            reply: Box::new(move |r| {
+                let _ = reply.send(r);
+            }),
         };
         self.model
             .lock()
