@@ -7,7 +7,9 @@ use clap::Args;
 use rex_compiler::db::Database;
 
 use crate::exit::Status;
+
 use crate::render::{self, ColorMode, FileReport};
+pub(crate) use rex_ide::files::describe_io_error;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -85,36 +87,4 @@ fn read_sources(paths: &[PathBuf]) -> Option<Vec<(String, String)>> {
         }
     }
     ok.then_some(sources)
-}
-
-/// The OS message without the trailing ` (os error N)` that `io::Error` appends.
-pub(crate) fn describe_io_error(err: &io::Error) -> String {
-    if err.kind() == io::ErrorKind::InvalidData {
-        return "the file is not valid UTF-8".to_string();
-    }
-    let text = err.to_string();
-    match text.rfind(" (os error ") {
-        Some(cut) if text.ends_with(')') => text[..cut].to_string(),
-        _ => text,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn io_messages_drop_the_os_error_number() {
-        let err = io::Error::from_raw_os_error(2);
-        assert_eq!(describe_io_error(&err), "No such file or directory");
-    }
-
-    #[test]
-    fn invalid_utf8_is_named() {
-        let err = io::Error::new(
-            io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        );
-        assert_eq!(describe_io_error(&err), "the file is not valid UTF-8");
-    }
 }

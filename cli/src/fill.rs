@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rex_compiler::db::Database;
-use rex_compiler::{LineIndex, Position};
+use rex_compiler::Position;
 use rex_ide::holes::holes;
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills};
@@ -296,24 +296,11 @@ fn describe(path: &str, r: &HoleFills) -> String {
 
 /// `text` with each hole replaced by its best fill.
 fn with_best_fills(text: &str, results: &[HoleFills]) -> String {
-    let lines = LineIndex::new(text);
-    let mut edits: Vec<(usize, usize, String)> = results
+    let edits: Vec<(Position, Position, String)> = results
         .iter()
-        .filter_map(|r| {
-            let fill = r.best_written()?;
-            let start = lines.offset(text, pos(r.range.start));
-            let end = lines.offset(text, pos(r.range.end));
-            Some((start, end, fill))
-        })
+        .filter_map(|r| Some((pos(r.range.start), pos(r.range.end), r.best_written()?)))
         .collect();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let mut out = text.to_string();
-    for (s, e, fill) in edits {
-        if s <= e && e <= out.len() {
-            out.replace_range(s..e, &fill);
-        }
-    }
-    out
+    rex_ide::written::apply_edits(text, &edits)
 }
 
 fn pos(p: rex_ide::edit::LspPosition) -> Position {

@@ -69,6 +69,19 @@ impl ModelSettings {
             None => Ok(self.url.is_some()),
         }
     }
+
+    /// Why these settings cannot fill holes, found without loading anything: an unknown
+    /// engine, no embedded model file, or no server URL or model name. `None` when a
+    /// first job may go ahead.
+    pub fn unavailable(&self) -> Option<String> {
+        match self.is_remote() {
+            Err(e) => Some(e),
+            Ok(true) => remote_config(self).err(),
+            Ok(false) => crate::model::find_model(self.path.as_deref())
+                .err()
+                .map(|e| e.to_string()),
+        }
+    }
 }
 
 /// One fill request for the worker.
@@ -153,22 +166,7 @@ fn worker(settings: ModelSettings, jobs: mpsc::Receiver<Job>) {
 
 fn load(settings: &ModelSettings) -> Result<Filler, String> {
     if settings.is_remote()? {
-        let server = settings
-            .server
-            .as_deref()
-            .map(str::parse::<Server>)
-            .transpose()?;
-        let mut config = RemoteConfig::from_parts(
-            settings.url.clone(),
-            settings.name.clone(),
-            server,
-            settings.api_key.clone(),
-        )
-        .map_err(|e| e.to_string())?;
-        if let Some(t) = settings.timeout.filter(|t| t.is_finite() && *t > 0.0) {
-            config.timeout = std::time::Duration::from_secs_f64(t);
-        }
-        return Ok(Filler::remote(config));
+        return Ok(Filler::remote(remote_config(settings)?));
     }
     let defaults = EngineOptions::default();
     let engine = EngineOptions {
@@ -177,6 +175,25 @@ fn load(settings: &ModelSettings) -> Result<Filler, String> {
         ..defaults
     };
     Filler::load_embedded(settings.path.as_deref(), engine)
+}
+
+fn remote_config(settings: &ModelSettings) -> Result<RemoteConfig, String> {
+    let server = settings
+        .server
+        .as_deref()
+        .map(str::parse::<Server>)
+        .transpose()?;
+    let mut config = RemoteConfig::from_parts(
+        settings.url.clone(),
+        settings.name.clone(),
+        server,
+        settings.api_key.clone(),
+    )
+    .map_err(|e| e.to_string())?;
+    if let Some(t) = settings.timeout.filter(|t| t.is_finite() && *t > 0.0) {
+        config.timeout = std::time::Duration::from_secs_f64(t);
+    }
+    Ok(config)
 }
 
 fn run(filler: &mut Filler, settings: &ModelSettings, job: &mut Job) -> Result<HoleFills, String> {
