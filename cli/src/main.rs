@@ -6,6 +6,7 @@ mod exit;
 mod fill;
 mod ide;
 mod lsp;
+mod mcp;
 mod modules;
 mod playground;
 mod render;
@@ -39,6 +40,9 @@ enum Command {
     Fill(fill::FillArgs),
     /// Run the language server (LSP over stdin/stdout).
     Lsp(lsp::LspArgs),
+    /// Serve the semantic loop as Model Context Protocol tools over stdin/stdout (for
+    /// agent hosts).
+    Mcp(mcp::McpArgs),
     /// Serve the browser playground (built by playground/build.sh) on localhost.
     Playground(playground::PlaygroundArgs),
 }
@@ -51,6 +55,7 @@ fn main() -> std::process::ExitCode {
         Command::Ide(args) => ide::run(&args),
         Command::Fill(args) => fill::run(&args),
         Command::Lsp(args) => lsp::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
         Command::Playground(args) => playground::run(&args),
     });
     status.into()

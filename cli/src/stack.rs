@@ -4,7 +4,7 @@
 use crate::exit::Status;
 
 /// Stack size of the analysis thread. Virtual memory only: pages are committed on use.
-const ANALYSIS_STACK_BYTES: usize = 256 * 1024 * 1024;
+pub const ANALYSIS_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 pub fn run_with_large_stack(work: impl FnOnce() -> Status + Send + 'static) -> Status {
     let spawned = std::thread::Builder::new()
