@@ -3,7 +3,7 @@
 
 use rex_compiler::check::Env;
 use rex_compiler::db::{program_env, Database, SourceFile};
-use rex_compiler::syntax::ast::ExprKind;
+use rex_compiler::syntax::ast::{ExprKind, ItemKind};
 use rex_compiler::types::Ty;
 use rex_compiler::Position;
 
@@ -62,6 +62,15 @@ impl<'db> Context<'db> {
             globals: globals(env),
             expected,
             inferred,
+        }
+    }
+
+    /// The name of the top-level `fn` the position is in: its own body naming it is a
+    /// call that never returns when nothing else happens first (`fn f = f`).
+    pub fn enclosing_fn(&self) -> Option<&str> {
+        match &self.at.as_ref()?.item.kind {
+            ItemKind::Fn(decl) => Some(decl.name.text.as_str()),
+            _ => None,
         }
     }
 }

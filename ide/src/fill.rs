@@ -11,7 +11,7 @@
 //! 3. the prelude's constructors, functions and methods;
 //! 4. calls that still need a hole for an argument.
 
-use rex_compiler::syntax::ast::{ExprId, ExprKind, ItemKind};
+use rex_compiler::syntax::ast::{ExprId, ExprKind};
 use serde::Serialize;
 
 use crate::catalog::Origin;
@@ -104,18 +104,14 @@ pub fn ranked_candidates(ctx: &Context<'_>) -> Vec<(String, String)> {
     let mut fit = Fit::new();
     let pool = argument_pool(ctx, &mut fit);
     let all = callees(ctx);
-    let enclosing_fn = ctx.at.as_ref().and_then(|at| match &at.item.kind {
-        ItemKind::Fn(decl) => Some(decl.name.text.clone()),
-        _ => None,
-    });
+    let enclosing_fn = ctx.enclosing_fn();
     let expected = ctx.expected.as_ref().map(|t| fit.import(t));
     let informative = expected.as_ref().is_some_and(|t| !is_uninformative(t));
     type Key = (u8, usize, usize, bool, bool, usize, usize);
     let mut ranked: Vec<(Key, String, String)> = Vec::new();
     for (i, c) in all.iter().enumerate() {
         // A function's own body calling itself is rarely the fill that was meant.
-        if enclosing_fn.as_deref() == Some(c.name.as_str()) && !matches!(c.source, Source::Local(_))
-        {
+        if enclosing_fn == Some(c.name.as_str()) && !matches!(c.source, Source::Local(_)) {
             continue;
         }
         // With nothing known about the hole, only the values in scope are offered.

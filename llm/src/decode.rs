@@ -38,6 +38,12 @@ pub const MAX_FALLBACK_TRIES: usize = 512;
 /// token continues) to try the next choice of the token before it.
 pub const MAX_BACKTRACKS: usize = 8;
 
+/// A sample whose text ends with the same piece this many times running is in a loop.
+pub const LOOP_REPEATS: usize = 4;
+
+/// The longest piece (bytes) a loop is looked for with.
+const LOOP_PIECE: usize = 24;
+
 /// Log-probability bonus for a token that starts a type-compatible name (a nudge).
 pub const NAME_BONUS: f32 = 2.0;
 
@@ -268,9 +274,31 @@ pub fn decode(
         sample.tokens += 1;
         sample.decoded += 1;
         engine.append(t)?;
+        // A small model that has fallen into a loop stays in it until the budget runs
+        // out; the tokens are better spent on another sample.
+        if repeating(&bytes) {
+            sample.end = End::Repeating;
+            break;
+        }
     }
     sample.text = String::from_utf8_lossy(&bytes).trim().to_string();
     Ok(sample)
+}
+
+/// Whether `bytes` ends with one piece written `LOOP_REPEATS` times running (`(if (if (if
+/// (if`, `:: x :: x :: x :: x`). A piece is 2 to `LOOP_PIECE` bytes with two different
+/// bytes, one of them not a blank, so runs of one character are left alone.
+fn repeating(bytes: &[u8]) -> bool {
+    (2..=LOOP_PIECE).any(|n| {
+        let Some(start) = bytes.len().checked_sub(n * LOOP_REPEATS) else {
+            return false;
+        };
+        let run = &bytes[start..];
+        let piece = &run[..n];
+        piece.iter().any(|c| !c.is_ascii_whitespace())
+            && piece.iter().any(|c| *c != piece[0])
+            && run.chunks(n).all(|c| c == piece)
+    })
 }
 
 /// A token taken, with what is needed to step back to just before it.
@@ -511,6 +539,20 @@ mod tests {
         assert!(!ends_fill(b" index", " in x"));
         assert!(!ends_fill(b" ", " in x"));
         assert!(!ends_fill(b" i", " in x"));
+    }
+
+    #[test]
+    fn loops_are_seen_and_ordinary_code_is_not() {
+        assert!(repeating(b"double (if (if (if (if "));
+        assert!(repeating(b"f :: x :: x :: x :: x"));
+        assert!(repeating(
+            b"double (inc (double (inc (double (inc (double (inc (double (inc "
+        ));
+        assert!(!repeating(b"double (if (if (if "));
+        assert!(!repeating(b"inc (inc (inc 1))"));
+        assert!(!repeating(b"\\x -> x + 1"));
+        assert!(!repeating(b"\"----------------------------"));
+        assert!(!repeating(b"f x        "));
     }
 
     #[test]

@@ -173,6 +173,8 @@ pub enum End {
     MaxTokens,
     /// No token passed the constraints (the grammar or the oracle had nothing left).
     DeadEnd,
+    /// The sample went round in a loop (`(if (if (if (if`) and was stopped early.
+    Repeating,
     /// The request was cancelled.
     Cancelled,
 }

@@ -46,6 +46,8 @@ use names::{binder_regex, is_ctor_name, is_field_name, is_operator, is_value_nam
 
 pub use scope::scope_at;
 
+use rex_compiler::types::ty::PRIMITIVE_TYPES;
+
 /// The keywords, never names.
 pub const KEYWORDS: &[&str] = &[
     "fn", "type", "class", "instance", "import", "pub", "let", "rec", "in", "if", "then", "else",
@@ -68,6 +70,9 @@ pub struct GrammarScope {
     pub constructors: Vec<String>,
     /// Record field names of the types in scope; empty: any identifier.
     pub fields: Vec<String>,
+    /// Type names in scope (`Point`, `M.Shape`, `Dict`), for ascriptions; empty: any
+    /// upper-case name.
+    pub types: Vec<String>,
     /// Infix operators in scope; empty: [`OPERATORS`]. `&&`, `||` and `::` are always
     /// there.
     pub operators: Vec<String>,
@@ -111,6 +116,7 @@ pub fn lark_with(scope: &GrammarScope, start: &Start) -> String {
     let values = valid(&scope.values, is_value_name);
     let ctors = valid(&scope.constructors, is_ctor_name);
     let fields = valid(&scope.fields, is_field_name);
+    let types = valid(&scope.types, is_ctor_name);
     let ops = Operators::of(&scope.operators);
 
     let mut g = String::with_capacity(4096 + 16 * (values.len() + ctors.len() + fields.len()));
@@ -170,11 +176,13 @@ pub fn lark_with(scope: &GrammarScope, start: &Start) -> String {
     }
     g.push_str(PATTERN_ATOMS);
     g.push_str(TYPES);
+    g.push_str(&ascriptions(!types.is_empty()));
 
     g.push_str("\n// Names visible at the hole.\n");
     push_terminal(&mut g, "VALUE", &values);
     push_terminal(&mut g, "CTOR", &ctors);
     push_terminal(&mut g, "FIELD", &fields);
+    push_terminal(&mut g, "TYPE", &types);
     ops.push_terminals(&mut g);
     if scope.allow_holes {
         g.push_str("HOLE: /\\?([A-Za-z_][A-Za-z0-9_]*)?/\n");
@@ -205,7 +213,7 @@ where_clause: "where" constraint ("," constraint)*
 constraint: TYPE_NAME tatom+
 match_expr: "match" atom arm+
 arm: "when" pat ARROW expr
-typed: or_expr ["is" btype]
+typed: or_expr ["is" ascribed]
 
 // Binary operators, loosest first.
 "#;
@@ -241,6 +249,27 @@ btype: tatom+
 tatom: BINDER | TYPE_NAME | "(" ")" | "(" type ")" | "(" type ("," type)+ [","] ")"
     | "{" [BINDER ":" type ("," BINDER ":" type)* [","]] "}"
 "#;
+
+/// The ascription rules. An ascription names a concrete type (`4 is u8`, `d is Dict i32`):
+/// the built-in types without parameters, and the types in scope when the caller lists
+/// them. A fill never needs a type variable there, and a model let loose after `is` writes
+/// runs of words (`x is a b c`, `x is Cnt Cnt Cnt`) that read as type variables or
+/// unknown types, which the oracle, leaving an unfinished annotation out, cannot refuse
+/// until the run ends.
+fn ascriptions(known_types: bool) -> String {
+    let head = if known_types { "TYPE" } else { "TYPE_NAME" };
+    let scalars: Vec<String> = PRIMITIVE_TYPES
+        .iter()
+        .filter(|(_, arity)| *arity == 0)
+        .map(|(name, _)| quote(name))
+        .collect();
+    format!(
+        "ascribed: SCALAR | {head} concrete* | \"(\" type \")\" | \"(\" type (\",\" type)+ [\",\"] \")\"\n\
+         concrete: SCALAR | {head} | \"(\" type \")\" | \"(\" type (\",\" type)+ [\",\"] \")\"\n\
+         SCALAR: {}\n",
+        scalars.join(" | ")
+    )
+}
 
 const LEXEMES: &str = r#"UPPER: /[A-Z][A-Za-z0-9_]*/
 TYPE_NAME: /[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)?/

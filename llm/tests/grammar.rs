@@ -73,6 +73,9 @@ fn fills_of_the_small_programs_hole_are_accepted() {
         "(area (Square 2.0), -1, \"a\\\"b\", true)",
         "map (\\(x : i32) -> x * 2) [1, 2, 3,]",
         "(4 is u8)",
+        "(p is Person) == (p is Person)",
+        "[] is List (Dict i32)",
+        "(\\x -> x) is (i32 -> i32)",
         "(+) 1 2 == 3 && true || false",
         "1 :: 2 :: []",
         "match (1, 2) when (_, -1) -> p when (a, b) -> p",
@@ -110,6 +113,11 @@ fn unknown_constructors_keywords_as_names_and_broken_text_are_refused() {
         "(1,)",
         "p.nosuchfield",
         "{- unterminated",
+        // an ascription names a concrete type, never a type variable
+        "p is a",
+        "3 is x y z",
+        "p is Person with_key",
+        "p is Cnt",
     ] {
         assert_ne!(g.check(text), Verdict::Accepted, "`{text}`");
     }
@@ -157,6 +165,7 @@ fn any_scope_gives_a_grammar_that_compiles() {
             values: odd(&["", "a\"b", "x\\", "let", "_", "M.x", "Θ", "ok"]),
             constructors: odd(&["", "ok", "A.B.C", "M.Ready", "Ünï", "Just"]),
             fields: odd(&["", "in", "9", "age"]),
+            types: odd(&["", "i32", "M.T", "Ünï", "Point"]),
             operators: odd(&["", "=", "->", "<>", "a+", "{-", "++"]),
             allow_holes: true,
         },

@@ -45,6 +45,9 @@ fn unfinished_records_are_checked_field_by_field() {
         "{ p with { x = p.x + 1",
         "{ p with { x = (p.x",
         "{ p with { x = 1, y",
+        "Point { x = p.x,",
+        "Point { x = p.x, y",
+        "{ p with { x = 1,",
     ];
     for (p, ok) in verdicts(POINT, &kept) {
         assert!(ok, "refused the completable prefix `{p}`");
@@ -55,6 +58,11 @@ fn unfinished_records_are_checked_field_by_field() {
         "Point { x = p.x + 1, y = true",
         "{ p with { x = pt",
         "{ p with { y = p.y ==",
+        // a field being started leaves those before it checked
+        "Point { x = q,",
+        "Point { x = p.x, y = \"\",",
+        "Point { x = p.x, y = 1, name = 2",
+        "{ p with { x = \"\", y",
     ];
     for (p, ok) in verdicts(POINT, &refused) {
         assert!(
@@ -204,4 +212,49 @@ fn prefix_points(text: &str) -> Vec<usize> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The function a hole is in, alone, type-checks but never returns: it is not a fill.
+#[test]
+fn a_function_is_not_its_own_body() {
+    let program = "fn inc : i32 -> i32 = ?\n\nfn twice : i32 -> i32 = \\x -> inc (inc x)\n";
+    let db = Database::new();
+    let file = db.add_file("program.rex", program.to_string());
+    let offset = program.find('?').expect("the program has a hole");
+    let pos = LineIndex::new(program).position(program, offset);
+    let mut oracle = Oracle::new(&db, file, pos).expect("the position is on a hole");
+    for fill in ["inc", "(inc)", "( (inc) )"] {
+        assert!(!oracle.fill_ok(fill), "`{fill}` was taken as a fill of inc");
+    }
+    for fill in [
+        "twice",
+        "\\x -> x + 1",
+        "\\x -> if x > 0 then inc (x - 1) else 0",
+    ] {
+        assert!(oracle.fill_ok(fill), "`{fill}` was refused");
+    }
+}
+
+/// A record literal opening the fill stands for a dictionary, or for the record type it is
+/// expected to have: where neither can go, it is refused at its first field.
+#[test]
+fn a_record_literal_is_refused_where_no_dictionary_can_go() {
+    let at = |ty: &str| format!("type P = P {{ x: i32 }}\n\nlet v : {ty} = ? in v\n");
+    for (ty, kept) in [
+        ("i32", false),
+        ("P", false),
+        ("Array i32", false),
+        ("Dict i32", true),
+        ("bool", false),
+        ("List (Dict i32)", true),
+        ("{ n: i32 }", true),
+    ] {
+        for prefix in ["{ n = 1", "{ n = 1, m = 2,"] {
+            let (_, ok) = verdicts(&at(ty), &[prefix]).remove(0);
+            assert_eq!(ok, kept, "`{prefix}` at a hole of type {ty}");
+        }
+    }
+    // A constructor's record, in brackets or not, is checked field by field.
+    let (_, ok) = verdicts(&at("P"), &["P ({ x = 1"]).remove(0);
+    assert!(ok, "`P ({{ x = 1` refused");
 }

@@ -23,21 +23,31 @@ fn model_installed() -> bool {
     }
 }
 
-/// The fills of the only hole of `text`, each checked by writing it in and running
-/// `rex check` on the result.
+/// The fills of the only hole of `text` (small settings: 2 samples of 24 tokens, one
+/// error round), each checked by writing it in and running `rex check` on the result.
 fn fills_that_check(dir: &TempDir, text: &str) -> Vec<String> {
-    let file = dir.file("prog.rex", text);
-    let out = dir.rex(&[
-        "fill",
-        file.to_str().unwrap_or_default(),
-        "--json",
+    let args = [
         "--samples",
         "2",
         "--error-rounds",
         "1",
         "--max-tokens",
         "24",
-    ]);
+    ];
+    checked_fills(dir, text, &args)
+        .into_iter()
+        .map(|(fill, _)| fill)
+        .collect()
+}
+
+/// The fills of the only hole of `text` with `rex fill`'s settings `args`, and where each
+/// came from (`model` or `candidate`); each is checked by writing it in and running
+/// `rex check` on the result.
+fn checked_fills(dir: &TempDir, text: &str, args: &[&str]) -> Vec<(String, String)> {
+    let file = dir.file("prog.rex", text);
+    let mut command = vec!["fill", file.to_str().unwrap_or_default(), "--json"];
+    command.extend_from_slice(args);
+    let out = dir.rex(&command);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
     let hole = &json["holes"][0];
     let range = &hole["range"];
@@ -49,6 +59,7 @@ fn fills_that_check(dir: &TempDir, text: &str) -> Vec<String> {
     let mut texts = Vec::new();
     for f in hole["fills"].as_array().cloned().unwrap_or_default() {
         let fill = f["text"].as_str().unwrap_or_default().to_string();
+        let source = f["source"].as_str().unwrap_or_default().to_string();
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
         lines[line].replace_range(start..end, &format!("({fill})"));
         let checked = dir.file("filled.rex", &lines.join("\n"));
@@ -58,7 +69,7 @@ fn fills_that_check(dir: &TempDir, text: &str) -> Vec<String> {
             "the fill `{fill}` does not type-check:\n{}",
             String::from_utf8_lossy(&check.stderr)
         );
-        texts.push(fill);
+        texts.push((fill, source));
     }
     texts
 }
@@ -83,6 +94,42 @@ fn the_ph_hole_gets_only_fills_that_check_with_the_expected_call() {
         normal
             .iter()
             .any(|f| f == "qc_label_from_sensor sensor_reading"),
+        "{fills:?}"
+    );
+}
+
+/// Where a function is expected, the model writes a lambda (no name in scope has the type).
+#[test]
+fn a_function_hole_gets_a_lambda_from_the_model() {
+    if !model_installed() {
+        return;
+    }
+    let dir = TempDir::new("fill-lambda");
+    let program =
+        "fn is_small : i32 -> bool = ?\n\nlet\n  xs = [1, 20, 3]\nin\n  filter is_small xs\n";
+    let fills = checked_fills(&dir, program, &["--samples", "2", "--max-tokens", "24"]);
+    assert!(
+        fills
+            .iter()
+            .any(|(f, source)| source == "model" && f.starts_with('\\')),
+        "{fills:?}"
+    );
+}
+
+/// Where a user record is expected, the model builds one (`rex fill`'s own settings).
+#[test]
+fn a_record_hole_gets_a_record_from_the_model() {
+    if !model_installed() {
+        return;
+    }
+    let dir = TempDir::new("fill-record");
+    let program =
+        "type Point = Point { x: i32, y: i32 }\n\nfn move_right : Point -> Point = \\p -> ?\n";
+    let fills = checked_fills(&dir, program, &[]);
+    assert!(
+        fills
+            .iter()
+            .any(|(f, source)| source == "model" && f.contains('{')),
         "{fills:?}"
     );
 }

@@ -166,7 +166,7 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
                     result.unfinished_attempts = r
                         .attempts
                         .iter()
-                        .filter(|a| matches!(a.end, End::MaxTokens | End::DeadEnd))
+                        .filter(|a| matches!(a.end, End::MaxTokens | End::DeadEnd | End::Repeating))
                         .count();
                     result.ill_typed_finished = r
                         .attempts

@@ -44,10 +44,14 @@ impl Infer<'_> {
         let exp = expected.map(|t| self.u.shallow(t));
         match exp {
             Some(Ty::Record(fs)) => {
+                // Each field once: `{x = 1, x = 2}` is not a `{x, y}`.
                 let names_match = fs.len() == fields.len()
                     && fields
                         .iter()
-                        .all(|f| fs.iter().any(|(n, _)| **n == *f.name.text));
+                        .all(|f| fs.iter().any(|(n, _)| **n == *f.name.text))
+                    && fs
+                        .iter()
+                        .all(|(n, _)| fields.iter().any(|f| **n == *f.name.text));
                 if names_match {
                     for f in fields {
                         if let Some((_, ft)) = fs.iter().find(|(n, _)| **n == *f.name.text) {

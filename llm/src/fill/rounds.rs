@@ -114,6 +114,8 @@ pub struct FillLoop {
     stats: Stats,
     /// Seconds spent on samples (the proposals' `seconds`).
     decoding: f64,
+    /// Samples of this round asked for in place of ones stopped in a loop.
+    replaced: usize,
     cancelled: bool,
     scoring: bool,
 }
@@ -140,6 +142,7 @@ impl FillLoop {
             fills: Vec::new(),
             stats: Stats::default(),
             decoding: 0.0,
+            replaced: 0,
             cancelled: false,
             scoring: false,
         })
@@ -191,6 +194,17 @@ impl FillLoop {
                     source: FillSource::Model,
                     rounds: p.ask.round,
                 });
+            } else if prop.end == End::Repeating {
+                // A loop tells the next round nothing; a fresh sample takes its place,
+                // as many times in a round as the round has samples.
+                if !self.cancelled
+                    && self.replaced < self.opts.samples
+                    && self.opts.temperature > 0.0
+                {
+                    let index = self.opts.samples.max(1) + self.replaced;
+                    self.replaced += 1;
+                    next.push(self.fresh(index));
+                }
             } else if !self.cancelled && !text.is_empty() {
                 let repaired = (self.mode == Mode::Server && p.repairs < REPAIR_ROUNDS)
                     .then(|| self.continuation(oracle, &p, &raw, &pieces))
@@ -254,34 +268,42 @@ impl FillLoop {
                 self.round, self.prompt
             );
         }
-        let grammar = (self.mode == Mode::Server)
-            .then(|| server::whole(&self.hole.scope, &self.hole.parts.after));
-        let samples = self.opts.samples.max(1);
-        self.pending = (0..samples)
-            .map(|index| Pending {
-                ask: SampleAsk {
-                    round: self.round,
-                    index,
-                    prompt: self.prompt.clone(),
-                    prefix: String::new(),
-                    grammar: grammar.clone(),
-                    temperature: if index == 0 && self.round == 0 {
-                        0.0
-                    } else {
-                        self.opts.temperature
-                    },
-                    // Distinct seeds: a server given the same seed twice samples the same.
-                    seed: self
-                        .opts
-                        .seed
-                        .wrapping_add((self.round * samples + index) as u64),
-                    max_tokens: self.opts.max_tokens,
-                },
-                pieces: Vec::new(),
-                repairs: 0,
-            })
+        self.replaced = 0;
+        self.pending = (0..self.opts.samples.max(1))
+            .map(|index| self.fresh(index))
             .collect();
         Step::Sample(self.pending.iter().map(|p| p.ask.clone()).collect())
+    }
+
+    /// A fresh sample of the current round's prompt: the round's sample `index` (indices
+    /// past the round's samples replace samples stopped in a loop).
+    fn fresh(&self, index: usize) -> Pending {
+        let grammar = (self.mode == Mode::Server)
+            .then(|| server::whole(&self.hole.scope, &self.hole.parts.after));
+        // Each round has room for its samples and as many replacements.
+        let per_round = 2 * self.opts.samples.max(1);
+        Pending {
+            ask: SampleAsk {
+                round: self.round,
+                index,
+                prompt: self.prompt.clone(),
+                prefix: String::new(),
+                grammar,
+                temperature: if index == 0 && self.round == 0 {
+                    0.0
+                } else {
+                    self.opts.temperature
+                },
+                // Distinct seeds: a server given the same seed twice samples the same.
+                seed: self
+                    .opts
+                    .seed
+                    .wrapping_add((self.round * per_round + index) as u64),
+                max_tokens: self.opts.max_tokens,
+            },
+            pieces: Vec::new(),
+            repairs: 0,
+        }
     }
 
     /// After a round: another round with the failures in the prompt, or the scoring.
@@ -398,6 +420,7 @@ fn judge(oracle: &mut Oracle<'_>, text: &str, end: End, round: usize) -> Attempt
     } else if !oracle.fill_ok(text) {
         Some(match end {
             End::MaxTokens => "unfinished: the token budget ran out".to_string(),
+            End::Repeating => "unfinished: it went round in a loop".to_string(),
             End::DeadEnd => "unfinished: no token could continue it".to_string(),
             _ => "it does not type-check at the hole".to_string(),
         })

@@ -4,6 +4,7 @@
 //! constructors in scope and of the record types the hole's values and expected type
 //! mention.
 
+use rex_compiler::types::ty::PRIMITIVE_TYPES;
 use rex_compiler::types::Ty;
 use rex_ide::catalog::Origin;
 use rex_ide::context::Context;
@@ -51,6 +52,14 @@ pub fn scope_at(ctx: &Context<'_>) -> GrammarScope {
                 }
             }
         }
+    }
+    // Type names, for ascriptions: the program's and the prelude's, and the built-in ones
+    // with parameters (`Dict`).
+    for name in env.types.keys().chain(env.type_aliases.keys()) {
+        push_unique(&mut scope.types, name);
+    }
+    for (name, _) in PRIMITIVE_TYPES.iter().filter(|(_, arity)| *arity > 0) {
+        push_unique(&mut scope.types, name);
     }
     types.extend(ctx.locals.iter().map(|l| &l.scheme.ty));
     types.extend(ctx.expected.iter());

@@ -70,8 +70,8 @@ pub fn continuation(
 
 /// What may follow a complete operand: arguments and projections, then an operator and
 /// the rest of the expression, then an ascription.
-const MORE_RULES: &str = r#"more: more_item* [operator expr] ["is" btype]
-more1: more_item+ [operator expr] ["is" btype] | operator expr ["is" btype] | "is" btype
+const MORE_RULES: &str = r#"more: more_item* [operator expr] ["is" ascribed]
+more1: more_item+ [operator expr] ["is" ascribed] | operator expr ["is" ascribed] | "is" ascribed
 more_item: atom | "." field
 "#;
 

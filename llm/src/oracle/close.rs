@@ -12,6 +12,11 @@
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::token::Tok;
 
+/// What an unfinished record or dictionary literal (`{ k = ..`, no constructor before it)
+/// stands as: a hole of a dictionary's type, so that a literal where no dictionary can go
+/// (`{ n = 1` for an `i32`) is refused at its brace.
+const UNFINISHED_LITERAL: &str = "(? is Dict a)";
+
 /// What is open at the end of a prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Open {
@@ -92,6 +97,13 @@ impl Closing {
 /// The closing of `prefix`, or None when the prefix cannot be read as the start of an
 /// expression (a closer with nothing open).
 pub fn closing(prefix: &str) -> Option<Closing> {
+    closing_where(prefix, true)
+}
+
+/// `closing`, told whether the fill as a whole may have a record type (its expected type
+/// is one, or unknown): a literal that opens the fill may then be that record, not only a
+/// dictionary.
+pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> {
     let (tokens, _) = lex(prefix);
     let mut stack: Vec<(Open, usize)> = Vec::new();
     let mut next = Next::Expr;
@@ -261,18 +273,33 @@ pub fn closing(prefix: &str) -> Option<Closing> {
             continue;
         }
         let before = last_token(&text[..at]);
-        let toks = top_level(inside);
+        let after_with = before == Some(Tok::With);
+        let after_ctor = matches!(before, Some(Tok::Upper(_)));
+        // A field being started (`x = 1,` or `x = 1, y`) is left out: the fields before it
+        // are checked as they stand.
+        if let Some(comma) = (after_with || after_ctor)
+            .then(|| started_field(&text[at + 1..]))
+            .flatten()
+        {
+            text.truncate(at + 1 + comma);
+            next = Next::Any;
+        }
+        let toks = top_level(&text[at + 1..]);
         let fields_ready = in_field_value(&toks);
-        if (fields_ready && before == Some(Tok::With)) || is_whole_update(&toks) {
+        if (fields_ready && after_with) || is_whole_update(&toks) {
             continue;
         }
-        if fields_ready && matches!(before, Some(Tok::Upper(_))) {
+        if fields_ready && after_ctor {
             text.replace_range(at..at + 1, "{ ? with {");
             stack.insert(index + 1, (Open::Brace, at));
             continue;
         }
+        // A literal's type is a dictionary's (or the record type it is checked against,
+        // which a hole stands for anyway): where neither can go, no field helps.
+        let literal = matches!(toks.as_slice(), [Tok::Ident(_), Tok::Eq, ..])
+            && !may_be_record(&text[..at], fill_may_be_record);
         text.truncate(at);
-        text.push('?');
+        text.push_str(if literal { UNFINISHED_LITERAL } else { "?" });
         stack.truncate(index);
         next = Next::Any;
     }
@@ -317,6 +344,20 @@ pub fn closing(prefix: &str) -> Option<Closing> {
     })
 }
 
+/// Whether a record literal after `before` may have a record type rather than a
+/// dictionary's: as a constructor's argument (`C {`, `C ({`), or opening a fill that may
+/// be a record. A function's parameter of a record type is not looked for.
+fn may_be_record(before: &str, fill_may_be_record: bool) -> bool {
+    let (tokens, _) = lex(before);
+    match tokens.as_slice() {
+        [] => fill_may_be_record,
+        [.., t] if matches!(t.tok, Tok::Upper(_)) => true,
+        [.., c, t] if t.tok == Tok::LParen && matches!(c.tok, Tok::Upper(_)) => true,
+        [t] if t.tok == Tok::LParen => fill_may_be_record,
+        _ => false,
+    }
+}
+
 /// The last token of `text`.
 fn last_token(text: &str) -> Option<Tok<'_>> {
     lex(text).0.last().map(|t| t.tok)
@@ -348,6 +389,30 @@ fn top_level<'a>(inside: &'a str) -> Vec<Tok<'a>> {
 fn in_field_value(toks: &[Tok<'_>]) -> bool {
     let mut fields = toks.split(|t| *t == Tok::Comma);
     fields.all(|f| matches!(f, [Tok::Ident(_), Tok::Eq, ..]))
+}
+
+/// Where the last top-level comma of `inside` (the text after a record's open brace) is,
+/// when every field before it is written (`x = ..`) and after it at most a field name is:
+/// a field being started.
+fn started_field(inside: &str) -> Option<usize> {
+    let (tokens, _) = lex(inside);
+    let mut depth = 0usize;
+    let mut top: Vec<(Tok<'_>, usize)> = Vec::new();
+    for t in &tokens {
+        match t.tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth == 0 || (depth == 1 && matches!(t.tok, Tok::LParen | Tok::LBracket | Tok::LBrace))
+        {
+            top.push((t.tok, t.span.start as usize));
+        }
+    }
+    let comma = top.iter().rposition(|(t, _)| *t == Tok::Comma)?;
+    let toks: Vec<Tok<'_>> = top.iter().map(|(t, _)| *t).collect();
+    let started = matches!(toks[comma + 1..], [] | [Tok::Ident(_)]);
+    (started && in_field_value(&toks[..comma])).then_some(top[comma].1)
 }
 
 /// Whether `toks`, the top-level tokens after an open brace, are an update whose fields' brace has
@@ -403,12 +468,20 @@ mod tests {
             closed("User { name = \"Ada\""),
             "User { ? with { name = \"Ada\"}}"
         );
-        assert_eq!(closed("User { name = \"Ada\","), "User ?");
+        assert_eq!(
+            closed("User { name = \"Ada\","),
+            "User { ? with { name = \"Ada\"}}"
+        );
+        assert_eq!(closed("User { name = n, ag"), "User { ? with { name = n}}");
+        assert_eq!(
+            closed("User { name = (f x), ag"),
+            "User { ? with { name = (f x)}}"
+        );
         assert_eq!(closed("{ p with { x = p.x +"), "{ p with { x = p.x + ?}}");
         assert_eq!(closed("{ p with { x = (f"), "{ p with { x = (f)}}");
-        assert_eq!(closed("{ p with { x = 1, y"), "?");
+        assert_eq!(closed("{ p with { x = 1, y"), "{ p with { x = 1}}");
         assert_eq!(closed("{ p with"), "?");
-        assert_eq!(closed("f ({ a = 1"), "f (?)");
+        assert_eq!(closed("f ({ a = 1"), "f ((? is Dict a))");
         assert_eq!(closed("let x : Res"), "let x = ? in ?");
         assert_eq!(closed("x is Dict"), "x");
         assert_eq!(closed("\\(x : Li"), "\\(x) -> ?");
@@ -420,5 +493,7 @@ mod tests {
         assert_eq!(closed("g { f 1"), "g ( f 1)");
         assert_eq!(closed("even { n == odd {"), "even ( n == odd ?)");
         assert_eq!(closed("{ a = { p"), "?");
+        assert_eq!(closed("f { a = { p"), "f (? is Dict a)");
+        assert_eq!(closed("f { a = 1,"), "f (? is Dict a)");
     }
 }

@@ -30,7 +30,7 @@ use rex_ide::edit::Replace;
 use rex_ide::locate::Document;
 use rex_ide::verify::{item_errors_where, ItemErrors};
 
-pub use close::{closing, Closing, IfStage, MatchStage, Next, Open};
+pub use close::{closing, closing_where, Closing, IfStage, MatchStage, Next, Open};
 
 use crate::grammar::KEYWORDS;
 
@@ -56,6 +56,8 @@ pub struct Oracle<'db> {
     names: Vec<String>,
     /// Record field names of the program's types, for projections.
     fields: Vec<String>,
+    /// The top-level function the hole is in (`Context::enclosing_fn`).
+    own: Option<String>,
     cache: HashMap<String, bool>,
     checks: usize,
     fallbacks: usize,
@@ -95,6 +97,7 @@ impl<'db> Oracle<'db> {
             expected: ctx.expected.clone(),
             names,
             fields,
+            own: ctx.enclosing_fn().map(str::to_string),
             cache: HashMap::new(),
             checks: 0,
             fallbacks: 0,
@@ -125,19 +128,33 @@ impl<'db> Oracle<'db> {
         v
     }
 
-    /// Whether the whole `fill` type-checks in place of the hole.
+    /// Whether the whole `fill` type-checks in place of the hole. The function the hole is
+    /// in, alone (`fn f : A -> B = (f)`), type-checks but never returns: it is refused too.
     pub fn fill_ok(&mut self, fill: &str) -> bool {
-        if fill.trim().is_empty() {
+        if fill.trim().is_empty() || self.is_own_name(fill) {
             return false;
         }
         matches!(self.check(fill, true), Verdict::Fits)
     }
 
+    /// Whether `fill` is the enclosing function's name, in brackets or not.
+    fn is_own_name(&self, fill: &str) -> bool {
+        let mut text = fill.trim();
+        while let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            text = inner.trim();
+        }
+        self.own.as_deref() == Some(text)
+    }
+
     fn decide(&mut self, prefix: &str) -> bool {
         let mut unreadable = true;
+        let may_be_record = !matches!(
+            self.expected,
+            Some(Ty::Con(_) | Ty::App(..) | Ty::Fun(..) | Ty::Tuple(_))
+        );
         for variant in self.variants(prefix) {
             // A closer or keyword with nothing open to end stays wrong whatever follows.
-            let Some(close) = closing(&variant) else {
+            let Some(close) = closing_where(&variant, may_be_record) else {
                 unreadable = false;
                 continue;
             };
