@@ -78,14 +78,23 @@ async fn wait(
     ctx: &RequestContext<RoleServer>,
 ) -> Result<HoleFills, String> {
     let token = ctx.meta.get_progress_token();
+    // MCP's progress must grow with every notification, and the rounds a fill takes are
+    // not known in advance: the count of samples begun so far, the sample in the message.
+    let mut begun = 0u32;
     loop {
         tokio::select! {
             r = &mut replied => return r.map_err(|_| INTERNAL_ERROR.to_string())?,
             Some(p) = reports.recv() => {
+                begun += 1;
                 if let Some(token) = &token {
-                    let note = ProgressNotificationParam::new(token.clone(), p.sample as f64)
-                        .with_total(p.samples as f64)
-                        .with_message(format!("round {}, sample {}", p.round, p.sample + 1));
+                    let message = format!(
+                        "round {}, sample {} of {}",
+                        p.round + 1,
+                        p.sample + 1,
+                        p.samples
+                    );
+                    let note = ProgressNotificationParam::new(token.clone(), f64::from(begun))
+                        .with_message(message);
                     let _ = ctx.peer.notify_progress(note).await;
                 }
             }
