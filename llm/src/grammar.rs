@@ -252,7 +252,7 @@ tatom: BINDER | TYPE_NAME | "(" ")" | "(" type ")" | "(" type ("," type)+ [","] 
 
 /// The ascription rules. An ascription names a concrete type (`4 is u8`, `d is Dict i32`):
 /// the built-in types without parameters, and the types in scope when the caller lists
-/// them. A fill never needs a type variable there, and a model let loose after `is` writes
+/// them, with at most two arguments. A fill never needs a type variable there, and a model let loose after `is` writes
 /// runs of words (`x is a b c`, `x is Cnt Cnt Cnt`) that read as type variables or
 /// unknown types, which the oracle, leaving an unfinished annotation out, cannot refuse
 /// until the run ends.
@@ -264,8 +264,10 @@ fn ascriptions(known_types: bool) -> String {
         .map(|(name, _)| quote(name))
         .collect();
     format!(
-        "ascribed: SCALAR | {head} concrete* | \"(\" type \")\" | \"(\" type (\",\" type)+ [\",\"] \")\"\n\
-         concrete: SCALAR | {head} | \"(\" type \")\" | \"(\" type (\",\" type)+ [\",\"] \")\"\n\
+        "ascribed: SCALAR | {head} [concrete [concrete]] | \"(\" ascribed_fn \")\"\n    \
+         | \"(\" ascribed (\",\" ascribed)+ [\",\"] \")\"\n\
+         concrete: SCALAR | {head} | \"(\" ascribed_fn \")\" | \"(\" ascribed (\",\" ascribed)+ [\",\"] \")\"\n\
+         ascribed_fn: ascribed [ARROW ascribed_fn]\n\
          SCALAR: {}\n",
         scalars.join(" | ")
     )

@@ -118,6 +118,9 @@ fn unknown_constructors_keywords_as_names_and_broken_text_are_refused() {
         "3 is x y z",
         "p is Person with_key",
         "p is Cnt",
+        "p is (a)",
+        "p is ({})",
+        "p is Result i32 i32 i32",
     ] {
         assert_ne!(g.check(text), Verdict::Accepted, "`{text}`");
     }

@@ -258,3 +258,19 @@ fn a_record_literal_is_refused_where_no_dictionary_can_go() {
     let (_, ok) = verdicts(&at("P"), &["P ({ x = 1"]).remove(0);
     assert!(ok, "`P ({{ x = 1` refused");
 }
+
+/// An ascription names a concrete type: a built-in scalar is whole as soon as it is
+/// written, and a lower-case word after `is` must still become one.
+#[test]
+fn ascriptions_to_scalars_are_checked() {
+    for (p, ok) in verdicts(POINT, &["p is Point", "p is i", "p is i32", "p is string"]) {
+        assert_eq!(ok, p == "p is Point", "`{p}`");
+    }
+    let at_i64 = "let v : i64 = ? in v\n";
+    for (p, ok) in verdicts(
+        at_i64,
+        &["4 is i", "4 is i64", "4 is u", "(4 is i64", "4 is u8"],
+    ) {
+        assert_eq!(ok, !p.ends_with("u8") && !p.ends_with('u'), "`{p}`");
+    }
+}

@@ -11,6 +11,7 @@
 
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::token::Tok;
+use rex_compiler::types::ty::is_primitive_scalar;
 
 /// What an unfinished record or dictionary literal (`{ k = ..`, no constructor before it)
 /// stands as: a hole of a dictionary's type, so that a literal where no dictionary can go
@@ -303,6 +304,16 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         stack.truncate(index);
         next = Next::Any;
     }
+    // An ascription to a built-in scalar (`x is i32`) is whole: nothing can follow it. A
+    // lower-case word after `is` that is not one (`x is i`) is no type yet (a fill's
+    // ascription names no type variable); the oracle tries the scalars it may become.
+    let annotation = match annotation.map(|(at, depth)| (at, depth, scalar_ascription(&text[at..])))
+    {
+        Some((_, _, Some(true))) => None,
+        Some((_, _, Some(false))) => return None,
+        Some((at, depth, None)) => Some((at, depth)),
+        None => None,
+    };
     if let Some((at, _)) = annotation {
         // An unfinished annotation is left out; what it annotated is whole.
         exact = false;
@@ -355,6 +366,34 @@ fn may_be_record(before: &str, fill_may_be_record: bool) -> bool {
         [.., c, t] if t.tok == Tok::LParen && matches!(c.tok, Tok::Upper(_)) => true,
         [t] if t.tok == Tok::LParen => fill_may_be_record,
         _ => false,
+    }
+}
+
+/// What an `is` ascription written so far (`annotation`, from `is` on) is: Some(true) when
+/// it is whole (`is u8`: one built-in scalar, which nothing can follow), Some(false) when a
+/// lower-case word in it is no built-in scalar (a fill's ascription names no type variable,
+/// and `i32string` is one word to Rex), None when it may go on (`is Dict`, `is Dict i32`).
+/// Other annotations (`: T`) are None.
+fn scalar_ascription(annotation: &str) -> Option<bool> {
+    let (tokens, _) = lex(annotation);
+    let (first, rest) = tokens.split_first()?;
+    if first.tok != Tok::Is {
+        return None;
+    }
+    // The words as written: a keyword (`if`, `in`) is a lower-case word too.
+    let word = |t: &rex_compiler::syntax::lexer::Token<'_>| {
+        &annotation[t.span.start as usize..t.span.end as usize]
+    };
+    let lower = |w: &str| w.starts_with(|c: char| c.is_ascii_lowercase());
+    if rest
+        .iter()
+        .any(|t| lower(word(t)) && !is_primitive_scalar(word(t)))
+    {
+        return Some(false);
+    }
+    match rest {
+        [t] if lower(word(t)) => Some(true),
+        _ => None,
     }
 }
 
@@ -484,6 +523,10 @@ mod tests {
         assert_eq!(closed("f ({ a = 1"), "f ((? is Dict a))");
         assert_eq!(closed("let x : Res"), "let x = ? in ?");
         assert_eq!(closed("x is Dict"), "x");
+        assert_eq!(closed("x is i3"), "<none>");
+        assert_eq!(closed("(x is i32"), "(x is i32)");
+        assert_eq!(closed("x is Array i32string"), "<none>");
+        assert_eq!(closed("x is Array i32"), "x");
         assert_eq!(closed("\\(x : Li"), "\\(x) -> ?");
         assert_eq!(closed("\\{ a: p"), "\\? -> ?");
         assert_eq!(closed("\\("), "\\( _) -> ?");

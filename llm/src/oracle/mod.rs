@@ -23,6 +23,7 @@ use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::diagnostic::Code;
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::token::Tok;
+use rex_compiler::types::ty::PRIMITIVE_TYPES;
 use rex_compiler::types::Ty;
 use rex_compiler::Position;
 use rex_ide::context::Context;
@@ -83,6 +84,7 @@ impl<'db> Oracle<'db> {
         names.extend(ctx.globals.iter().map(|g| g.name.clone()));
         names.extend(ctx.env.types.keys().map(|k| k.to_string()));
         names.extend(ctx.env.type_aliases.keys().map(|k| k.to_string()));
+        names.extend(PRIMITIVE_TYPES.iter().map(|(n, _)| n.to_string()));
         names.extend(ctx.env.module_aliases.keys().map(|k| k.to_string()));
         names.extend(KEYWORDS.iter().map(|k| k.to_string()));
         names.extend(fields.iter().cloned());
