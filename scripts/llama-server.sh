@@ -21,6 +21,8 @@ cache="${XDG_CACHE_HOME:-$HOME/.cache}/rex"
 venv="${REX_LLAMA_SERVER_VENV:-$cache/llama-server-venv}"
 stamp="$venv/.rex-installed-$version"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=lib/venv.sh
+source "$here/lib/venv.sh"
 
 installed() { [ -f "$stamp" ] && [ -x "$venv/bin/python" ]; }
 
@@ -29,29 +31,13 @@ install() {
     echo "$venv"
     return 0
   fi
-  if ! command -v python3 >/dev/null 2>&1; then
-    echo "error: python3 is needed for the llama.cpp server (apt-get install python3 python3-venv)" >&2
-    exit 1
-  fi
-  if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "==> installing python3-venv (Debian package)" >&2
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >&2
-    else
-      echo "error: python3's venv module is needed (apt-get install python3-venv)" >&2
-      exit 1
-    fi
-  fi
   for tool in cmake c++; do
     if ! command -v "$tool" >/dev/null 2>&1; then
       echo "error: $tool is needed to build llama.cpp (bash scripts/setup.sh installs it)" >&2
       exit 1
     fi
   done
-  rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv"
+  make_venv "$venv" "for the llama.cpp server"
   echo "building llama-cpp-python[server]==$version into $venv (compiles llama.cpp: 5-10 minutes)" >&2
   # A CPU build for this machine, without libcurl (the server never downloads models).
   CMAKE_ARGS="${CMAKE_ARGS:--DLLAMA_CURL=OFF}" \

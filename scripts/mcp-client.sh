@@ -14,6 +14,8 @@ version="2.3.0"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/rex"
 venv="${REX_MCP_VENV:-$cache/mcp-venv}"
 stamp="$venv/.rex-installed-$version"
+# shellcheck source=lib/venv.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/venv.sh"
 
 installed() { [ -f "$stamp" ] && [ -x "$venv/bin/python" ]; }
 
@@ -22,27 +24,12 @@ install() {
     echo "$venv"
     return 0
   fi
-  if ! command -v python3 >/dev/null 2>&1; then
-    echo "error: python3 is needed for the MCP client (apt-get install python3 python3-venv)" >&2
-    exit 1
-  fi
-  if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "==> installing python3-venv (Debian package)" >&2
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >&2
-    else
-      echo "error: python3's venv module is needed (apt-get install python3-venv)" >&2
-      exit 1
-    fi
-  fi
-  if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  make_venv "$venv" "for the MCP client"
+  if ! "$venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     echo "error: the MCP client test needs Python 3.11 or later" >&2
+    rm -rf "$venv"
     exit 1
   fi
-  rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv"
   echo "installing mcp==$version into $venv" >&2
   # Short network timeouts: an offline machine fails in seconds, not minutes.
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir \
