@@ -6,6 +6,7 @@
 
 use rex_compiler::check::{check_item, ItemRef};
 use rex_compiler::db::program_env;
+use rex_compiler::syntax::ast::Item;
 use rex_compiler::syntax::parser::parse_text;
 use rex_compiler::Diagnostic;
 
@@ -74,7 +75,7 @@ pub fn item_errors_where(
 }
 
 /// Whether the item's text has syntax errors now.
-fn has_syntax_errors(doc: &Document<'_>, item: &rex_compiler::syntax::ast::Item) -> bool {
+fn has_syntax_errors(doc: &Document<'_>, item: &Item) -> bool {
     let span = item.abs(item.span);
     doc.parsed()
         .diagnostics
@@ -97,11 +98,10 @@ fn keeps_layout(doc: &Document<'_>, index: usize, edits: &[Replace]) -> bool {
     if after.items.len() != before.len() {
         return false;
     }
-    let text_of = |text: &str, item: &rex_compiler::syntax::ast::Item| {
+    fn text_of<'t>(text: &'t str, item: &Item) -> Option<&'t str> {
         let span = item.abs(item.span);
         text.get(span.start as usize..span.end as usize)
-            .map(str::to_string)
-    };
+    }
     before
         .iter()
         .zip(&after.items)

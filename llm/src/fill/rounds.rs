@@ -203,7 +203,7 @@ impl FillLoop {
                 {
                     let index = self.opts.samples.max(1) + self.replaced;
                     self.replaced += 1;
-                    next.push(self.fresh(index));
+                    next.push(self.fresh(index, self.grammar()));
                 }
             } else if !self.cancelled && !text.is_empty() {
                 let repaired = (self.mode == Mode::Server && p.repairs < REPAIR_ROUNDS)
@@ -269,17 +269,21 @@ impl FillLoop {
             );
         }
         self.replaced = 0;
+        let grammar = self.grammar();
         self.pending = (0..self.opts.samples.max(1))
-            .map(|index| self.fresh(index))
+            .map(|index| self.fresh(index, grammar.clone()))
             .collect();
         Step::Sample(self.pending.iter().map(|p| p.ask.clone()).collect())
     }
 
+    /// The grammar a server is sent with a fresh sample; None for the token-level decoder.
+    fn grammar(&self) -> Option<String> {
+        (self.mode == Mode::Server).then(|| server::whole(&self.hole.scope, &self.hole.parts.after))
+    }
+
     /// A fresh sample of the current round's prompt: the round's sample `index` (indices
-    /// past the round's samples replace samples stopped in a loop).
-    fn fresh(&self, index: usize) -> Pending {
-        let grammar = (self.mode == Mode::Server)
-            .then(|| server::whole(&self.hole.scope, &self.hole.parts.after));
+    /// past the round's samples replace samples stopped in a loop), with `grammar`.
+    fn fresh(&self, index: usize, grammar: Option<String>) -> Pending {
         // Each round has room for its samples and as many replacements.
         let per_round = 2 * self.opts.samples.max(1);
         Pending {

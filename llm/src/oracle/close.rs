@@ -9,7 +9,7 @@
 //! dictionary literal (its missing fields would be errors) stands as one hole from its
 //! `{` on, and an unfinished type annotation (`: T`, `is T`) is left out.
 
-use rex_compiler::syntax::lexer::lex;
+use rex_compiler::syntax::lexer::{lex, Token};
 use rex_compiler::syntax::token::Tok;
 use rex_compiler::types::ty::is_primitive_scalar;
 
@@ -273,9 +273,11 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
             stack[index].0 = Open::Paren;
             continue;
         }
-        let before = last_token(&text[..at]);
-        let after_with = before == Some(Tok::With);
-        let after_ctor = matches!(before, Some(Tok::Upper(_)));
+        // What stands before the brace, read once.
+        let (head, _) = lex(&text[..at]);
+        let after_with = head.last().is_some_and(|t| t.tok == Tok::With);
+        let after_ctor = head.last().is_some_and(|t| matches!(t.tok, Tok::Upper(_)));
+        let record_ok = may_be_record(&head, fill_may_be_record);
         // A field being started (`x = 1,` or `x = 1, y`) is left out: the fields before it
         // are checked as they stand.
         if let Some(comma) = (after_with || after_ctor)
@@ -297,8 +299,7 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         }
         // A literal's type is a dictionary's (or the record type it is checked against,
         // which a hole stands for anyway): where neither can go, no field helps.
-        let literal = matches!(toks.as_slice(), [Tok::Ident(_), Tok::Eq, ..])
-            && !may_be_record(&text[..at], fill_may_be_record);
+        let literal = matches!(toks.as_slice(), [Tok::Ident(_), Tok::Eq, ..]) && !record_ok;
         text.truncate(at);
         text.push_str(if literal { UNFINISHED_LITERAL } else { "?" });
         stack.truncate(index);
@@ -358,9 +359,8 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
 /// Whether a record literal after `before` may have a record type rather than a
 /// dictionary's: as a constructor's argument (`C {`, `C ({`), or opening a fill that may
 /// be a record. A function's parameter of a record type is not looked for.
-fn may_be_record(before: &str, fill_may_be_record: bool) -> bool {
-    let (tokens, _) = lex(before);
-    match tokens.as_slice() {
+fn may_be_record(before: &[Token<'_>], fill_may_be_record: bool) -> bool {
+    match before {
         [] => fill_may_be_record,
         [.., t] if matches!(t.tok, Tok::Upper(_)) => true,
         [.., c, t] if t.tok == Tok::LParen && matches!(c.tok, Tok::Upper(_)) => true,
@@ -381,9 +381,7 @@ fn scalar_ascription(annotation: &str) -> Option<bool> {
         return None;
     }
     // The words as written: a keyword (`if`, `in`) is a lower-case word too.
-    let word = |t: &rex_compiler::syntax::lexer::Token<'_>| {
-        &annotation[t.span.start as usize..t.span.end as usize]
-    };
+    let word = |t: &Token<'_>| &annotation[t.span.start as usize..t.span.end as usize];
     let lower = |w: &str| w.starts_with(|c: char| c.is_ascii_lowercase());
     if rest
         .iter()
@@ -395,11 +393,6 @@ fn scalar_ascription(annotation: &str) -> Option<bool> {
         [t] if lower(word(t)) => Some(true),
         _ => None,
     }
-}
-
-/// The last token of `text`.
-fn last_token(text: &str) -> Option<Tok<'_>> {
-    lex(text).0.last().map(|t| t.tok)
 }
 
 /// The tokens of `inside` outside any bracket it opens.
