@@ -7,7 +7,7 @@ mod support;
 
 use rex_llm::model::find_model;
 use serde_json::Value;
-use support::TempDir;
+use support::{fills_checked_in, TempDir};
 
 const PH: &str = include_str!("../../examples/holes.rex");
 const MK: &str =
@@ -49,29 +49,13 @@ fn checked_fills(dir: &TempDir, text: &str, args: &[&str]) -> Vec<(String, Strin
     command.extend_from_slice(args);
     let out = dir.rex(&command);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-    let hole = &json["holes"][0];
-    let range = &hole["range"];
-    let (line, start, end) = (
-        range["start"]["line"].as_u64().unwrap_or(0) as usize,
-        range["start"]["character"].as_u64().unwrap_or(0) as usize,
-        range["end"]["character"].as_u64().unwrap_or(0) as usize,
-    );
-    let mut texts = Vec::new();
-    for f in hole["fills"].as_array().cloned().unwrap_or_default() {
-        let fill = f["text"].as_str().unwrap_or_default().to_string();
-        let source = f["source"].as_str().unwrap_or_default().to_string();
-        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        lines[line].replace_range(start..end, &format!("({fill})"));
-        let checked = dir.file("filled.rex", &lines.join("\n"));
-        let check = dir.rex(&["check", checked.to_str().unwrap_or_default()]);
-        assert!(
-            check.status.success(),
-            "the fill `{fill}` does not type-check:\n{}",
-            String::from_utf8_lossy(&check.stderr)
-        );
-        texts.push((fill, source));
-    }
-    texts
+    fills_checked_in(dir, text, &json)
+        .iter()
+        .map(|f| {
+            let field = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            (field("text"), field("source"))
+        })
+        .collect()
 }
 
 /// A fill with its parentheses and spacing left out (`mk(x)` is `mk x`).

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{stderr, stdout, TempDir};
+use support::{fills_checked_in, stderr, stdout, TempDir};
 
 const PH: &str = include_str!("../../examples/holes.rex");
 const MK: &str =
@@ -152,29 +152,14 @@ fn remote_fills_that_check(
         stdout(&out)
     );
     let report: Value = serde_json::from_str(&stdout(&out)).expect("--json prints JSON");
-    let hole = &report["holes"][0];
-    let start = &hole["range"]["start"];
-    let end = &hole["range"]["end"];
-    let (line, from, to) = (
-        start["line"].as_u64().unwrap() as usize,
-        start["character"].as_u64().unwrap() as usize,
-        end["character"].as_u64().unwrap() as usize,
+    assert!(
+        report["holes"][0]["fills"]
+            .as_array()
+            .is_some_and(|f| !f.is_empty()),
+        "no fill: {}",
+        report["holes"][0]
     );
-    let fills = hole["fills"].as_array().expect("fills").clone();
-    assert!(!fills.is_empty(), "no fill: {hole}");
-    for f in &fills {
-        let fill = f["text"].as_str().unwrap();
-        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        lines[line].replace_range(from..to, &format!("({fill})"));
-        let filled = dir.file(&format!("filled-{name}"), &(lines.join("\n") + "\n"));
-        let check = dir.rex(&["check", &filled.display().to_string()]);
-        assert!(
-            check.status.success(),
-            "the fill `{fill}` does not check:\n{}",
-            stderr(&check)
-        );
-    }
-    fills
+    fills_checked_in(dir, text, &report)
 }
 
 #[test]

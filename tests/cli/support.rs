@@ -78,3 +78,34 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// The fills of the first hole of a `rex fill --json` `report` on `text`, each written into
+/// the hole's range (in brackets) and checked with `rex check`: a fill that does not
+/// type-check fails the test.
+pub fn fills_checked_in(
+    dir: &TempDir,
+    text: &str,
+    report: &serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let hole = &report["holes"][0];
+    let (start, end) = (&hole["range"]["start"], &hole["range"]["end"]);
+    let (line, from, to) = (
+        start["line"].as_u64().unwrap_or(0) as usize,
+        start["character"].as_u64().unwrap_or(0) as usize,
+        end["character"].as_u64().unwrap_or(0) as usize,
+    );
+    let fills = hole["fills"].as_array().cloned().unwrap_or_default();
+    for f in &fills {
+        let fill = f["text"].as_str().unwrap_or_default();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines[line].replace_range(from..to, &format!("({fill})"));
+        let filled = dir.file("filled.rex", &(lines.join("\n") + "\n"));
+        let check = dir.rex(&["check", &filled.display().to_string()]);
+        assert!(
+            check.status.success(),
+            "the fill `{fill}` does not type-check:\n{}",
+            stderr(&check)
+        );
+    }
+    fills
+}
