@@ -55,6 +55,9 @@ pub struct DecodeOptions {
     pub temperature: f32,
     /// Apply the grammar mask and the type oracle (off: the model alone, for the ablation).
     pub constrain: bool,
+    /// Text the sample starts from, written as if the model had (a candidate's head); the
+    /// sample's `text` is what comes after it.
+    pub prefix: String,
 }
 
 pub use crate::fill::End;
@@ -156,6 +159,22 @@ pub fn decode(
     // Unconstrained, the grammar only tells where the expression ends; once the model
     // leaves it, it is dropped and the sample runs to a new line.
     let mut grammar = layers.grammar.take();
+    let trace = std::env::var_os("REX_FILL_TRACE").is_some();
+    for t in engine.tokenize(&opts.prefix, false)? {
+        let lp = log_softmax(engine.logits())[t as usize];
+        if let Some(m) = grammar.as_mut() {
+            if m.consume_token(t).is_err() || m.is_error() {
+                sample.end = End::DeadEnd;
+                return Ok(sample);
+            }
+        }
+        bytes.extend_from_slice(&engine.token_bytes(t));
+        sample.logprob += f64::from(lp);
+        sample.tokens += 1;
+        sample.decoded += 1;
+        engine.append(t)?;
+    }
+    let seeded = bytes.len();
     while sample.tokens < opts.max_tokens {
         if cancel.load(Ordering::Relaxed) {
             sample.end = End::Cancelled;
@@ -197,8 +216,11 @@ pub fn decode(
                 continue;
             }
             // A new line ends a fill (the fill is written on one line: a line starting
-            // in column 0 would begin a new declaration).
-            if engine.token_bytes(t).contains(&b'\n') && (nonempty || opts.constrain) {
+            // in column 0 would begin a new declaration); before it starts, the model may
+            // go to the next line to write it there (`spacing_ok`).
+            let piece = engine.token_bytes(t);
+            let leading = !nonempty && opts.constrain && spacing_ok(&bytes, &piece);
+            if piece.contains(&b'\n') && (nonempty || opts.constrain) && !leading {
                 continue;
             }
             if opts.constrain && !spacing_ok(&bytes, &engine.token_bytes(t)) {
@@ -210,9 +232,22 @@ pub fn decode(
             chosen = Some(t);
             break;
         }
-        if chosen.is_none() && opts.constrain {
+        let first_choice = chosen.is_some();
+        // The model started a word and every way it would go on is refused: starting
+        // differently beats finishing the word as it never meant to (`i` of its `i32`
+        // made `if`). Step back, while steps back remain.
+        let regret = chosen.is_none()
+            && opts.constrain
+            && sample.backtracks < MAX_BACKTRACKS
+            && taken
+                .last()
+                .is_some_and(|last| word_started_at(&bytes, last.bytes));
+        if chosen.is_none() && opts.constrain && !regret {
             let allowed = |t: Token| allowed(t) && !excluded.contains(&t);
             chosen = fallback(engine, &logits, &allowed, layers, &bytes, &mut sample);
+        }
+        if trace {
+            trace_step(engine, &log_probs, &order, &bytes, chosen, first_choice);
         }
         let Some(t) = chosen else {
             // A dead end: the oracle kept a prefix no token continues. Step back and try
@@ -281,8 +316,41 @@ pub fn decode(
             break;
         }
     }
-    sample.text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let text = String::from_utf8_lossy(&bytes[seeded..]);
+    sample.text = if seeded == 0 {
+        text.trim().to_string()
+    } else {
+        text.trim_end().to_string()
+    };
     Ok(sample)
+}
+
+/// With `REX_FILL_TRACE` set, each step goes to stderr: the text so far, the model's most
+/// likely tokens, and the token taken (from the first tries or the fallback walk).
+fn trace_step(
+    engine: &dyn Engine,
+    log_probs: &[f32],
+    order: &[Token],
+    bytes: &[u8],
+    chosen: Option<Token>,
+    first_choice: bool,
+) {
+    let show = |t: Token| format!("{:?}", String::from_utf8_lossy(&engine.token_bytes(t)));
+    let top: Vec<String> = order
+        .iter()
+        .take(6)
+        .map(|&t| format!("{} {:.2}", show(t), log_probs[t as usize]))
+        .collect();
+    let taken = match chosen {
+        Some(t) if first_choice => show(t),
+        Some(t) => format!("{} (fallback)", show(t)),
+        None => "none".to_string(),
+    };
+    eprintln!(
+        "[trace] {:?} | top: {} | took {taken}",
+        String::from_utf8_lossy(bytes),
+        top.join(", ")
+    );
 }
 
 /// Whether `bytes` ends with one piece written `LOOP_REPEATS` times running (`(if (if (if
@@ -354,7 +422,10 @@ fn fallback(
         Some(oracle) if !partial.is_empty() => oracle.names(),
         _ => &[],
     };
-    let mut keyed: Vec<(bool, bool, f32, Token)> = Vec::new();
+    // Where a name starts, the semantic loop's type-compatible names (the bias layer's)
+    // come next: the model's own wishes have all failed here.
+    let starting_name = partial.is_empty() && !layers.names.is_empty();
+    let mut keyed: Vec<(bool, bool, bool, f32, Token)> = Vec::new();
     for t in 0..logits.len() as Token {
         if !allowed(t) || engine.is_end(t) {
             continue;
@@ -364,13 +435,14 @@ fn fallback(
             continue;
         }
         let grows = !names.is_empty() && grows_name(&partial, &piece, names);
-        keyed.push((blank(&piece), !grows, -logits[t as usize], t));
+        let known = starting_name && name_bonus(layers.names, &piece) > 0.0;
+        keyed.push((blank(&piece), !grows, !known, -logits[t as usize], t));
     }
     keyed.sort_unstable_by(|a, b| {
-        (a.0, a.1)
-            .cmp(&(b.0, b.1))
-            .then(a.2.total_cmp(&b.2))
-            .then(a.3.cmp(&b.3))
+        (a.0, a.1, a.2)
+            .cmp(&(b.0, b.1, b.2))
+            .then(a.3.total_cmp(&b.3))
+            .then(a.4.cmp(&b.4))
     });
     keyed
         .into_iter()
@@ -400,6 +472,12 @@ fn grows_name(partial: &str, piece: &[u8], names: &[String]) -> bool {
 /// accept (they change nothing) and that lead it nowhere; and a model that has seen an
 /// injected signature comment would copy it into the fill.
 fn spacing_ok(bytes: &[u8], token: &[u8]) -> bool {
+    // Before the fill starts, one new line and its indentation (`=` then the body on the
+    // next line, as a model has mostly seen it); they are not part of the fill.
+    if blank(bytes) && token.iter().all(|c| matches!(c, b' ' | b'\n')) {
+        let lines = bytes.iter().chain(token).filter(|c| **c == b'\n').count();
+        return lines <= 1;
+    }
     if token
         .iter()
         .any(|c| matches!(c, b'\n' | b'\r' | b'\t' | b'\x0c'))
@@ -409,6 +487,11 @@ fn spacing_ok(bytes: &[u8], token: &[u8]) -> bool {
     let mut joined: Vec<u8> = bytes.last().copied().into_iter().collect();
     joined.extend_from_slice(token);
     if joined.windows(2).any(|w| w == b"{-") {
+        return false;
+    }
+    // More than two opening brackets in a row lead nowhere a fill goes.
+    let opening = |c: &u8| matches!(c, b'(' | b'[');
+    if token.iter().any(opening) && longest_run(bytes, token, opening) > 2 {
         return false;
     }
     if token.first() == Some(&b' ') {
@@ -423,9 +506,27 @@ fn spacing_ok(bytes: &[u8], token: &[u8]) -> bool {
     true
 }
 
+/// The longest run of bytes satisfying `f` in the last bytes of `bytes` and `token`.
+fn longest_run(bytes: &[u8], token: &[u8], f: impl Fn(&u8) -> bool) -> usize {
+    let tail = &bytes[bytes.len().saturating_sub(3)..];
+    let (mut best, mut run) = (0, 0);
+    for c in tail.iter().chain(token) {
+        run = if f(c) { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
 /// A token of blanks only.
 fn blank(token: &[u8]) -> bool {
     token.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Whether the word `bytes` ends with began at or after byte `at` (the last token started
+/// it).
+fn word_started_at(bytes: &[u8], at: usize) -> bool {
+    let word = trailing_word(bytes).len();
+    word > 0 && bytes.len() - word >= at
 }
 
 /// The identifier characters at the end of `bytes`.
@@ -484,9 +585,15 @@ fn name_bonus(names: &[String], token: &[u8]) -> f32 {
         return 0.0;
     };
     let word = s.trim_start_matches([' ', '(', '\n']);
-    // A lambda where a function is expected (the caller lists `\` then).
-    if word.starts_with('\\') && names.iter().any(|n| n == "\\") {
-        return NAME_BONUS;
+    // A lambda where a function is expected (the caller lists `\` then), its binder a
+    // plain name if the token starts one (`\_` would make `_x` of the model's `x`).
+    if let Some(binder) = word.strip_prefix('\\') {
+        let plain = binder.is_empty() || binder.starts_with(|c: char| c.is_ascii_lowercase());
+        return if plain && names.iter().any(|n| n == "\\") {
+            NAME_BONUS
+        } else {
+            0.0
+        };
     }
     if word.len() < 2 {
         return 0.0;
@@ -556,6 +663,14 @@ mod tests {
     }
 
     #[test]
+    fn a_word_started_by_the_last_token_is_seen() {
+        assert!(word_started_at(b"f (i", 3));
+        assert!(word_started_at(b"f is", 1));
+        assert!(!word_started_at(b"f is", 3));
+        assert!(!word_started_at(b"f (", 2));
+    }
+
+    #[test]
     fn spacing_stays_plain() {
         assert!(spacing_ok(b"", b" qc"));
         assert!(spacing_ok(b"f", b" x"));
@@ -565,9 +680,19 @@ mod tests {
         assert!(!spacing_ok(b"f", b"  "));
         assert!(!spacing_ok(b"f", b"\t"));
         assert!(!spacing_ok(b"f", b" x\n"));
+        assert!(spacing_ok(b"", b"\n"));
+        assert!(spacing_ok(b"\n", b"  "));
+        assert!(spacing_ok(b"\n  ", b" "));
+        assert!(!spacing_ok(b"\n", b"\n"));
+        assert!(!spacing_ok(b"", b"\t"));
         assert!(!spacing_ok(b"f {", b"-"));
         assert!(!spacing_ok(b"f ", b"{- x"));
         assert!(spacing_ok(b"f ", b"{ p"));
+        assert!(spacing_ok(b"f (", b"(g"));
+        assert!(!spacing_ok(b"f ((", b"(g"));
+        assert!(!spacing_ok(b"", b"((("));
+        assert!(!spacing_ok(b"x is ((", b"("));
+        assert!(spacing_ok(b"x is ((", b"List"));
     }
 
     #[test]
@@ -579,5 +704,7 @@ mod tests {
         assert_eq!(name_bonus(&names, b" "), 0.0);
         assert_eq!(name_bonus(&names, b" \\"), 0.0);
         assert_eq!(name_bonus(&["\\".to_string()], b" \\x"), NAME_BONUS);
+        assert_eq!(name_bonus(&["\\".to_string()], b"\\"), NAME_BONUS);
+        assert_eq!(name_bonus(&["\\".to_string()], b"\\_"), 0.0);
     }
 }

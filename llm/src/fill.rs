@@ -1,8 +1,10 @@
 //! The fill loop: the model proposes, the checker disposes. For one hole: the prompt from
 //! the static context; `samples` samples per round (the first greedy, the others
 //! sampled); up to `error_rounds` more rounds where failed attempts go back into the
-//! prompt; the semantic loop's verified candidates scored by the same model; everything
-//! re-checked, merged, ranked by mean log-probability and deduplicated.
+//! prompt; greedy samples that start from the heads of the candidates that still have a
+//! hole; the semantic loop's verified candidates scored by the same model; everything
+//! re-checked, merged, ranked by log-probability (partly length-normalised, `rank`) and
+//! deduplicated.
 //!
 //! One loop (`rounds`), two ways to get samples (a [`Proposer`]): the embedded engine
 //! decodes token by token under the grammar and the type oracle (`embedded`); a server
@@ -87,8 +89,12 @@ pub enum FillSource {
 #[serde(rename_all = "camelCase")]
 pub struct RankedFill {
     pub text: String,
-    /// Mean log-probability per token under the model (the ranking key).
+    /// Mean log-probability per token under the model.
     pub logprob: f64,
+    /// Tokens the model wrote it in (0 when unscored); with `logprob`, the ranking key
+    /// (`rank`).
+    #[serde(skip)]
+    pub tokens: usize,
     pub source: FillSource,
     /// The error round that produced it (0: the first).
     pub rounds: usize,
@@ -246,14 +252,28 @@ pub trait Proposer {
         progress: &mut dyn FnMut(usize),
         cancel: &AtomicBool,
     ) -> Result<Vec<Proposal>, FillError>;
-    /// The mean log-probability per token of each text written after `prompt` (None where
-    /// it could not be had).
+    /// The log-probability of each text written after `prompt` (None where it could not
+    /// be had).
     fn score(
         &mut self,
         prompt: &str,
         texts: &[String],
         cancel: &AtomicBool,
-    ) -> Result<Vec<Option<f64>>, FillError>;
+    ) -> Result<Vec<Option<Score>>, FillError>;
+}
+
+/// A text's log-probability under the model: the sum over its tokens, and how many.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    pub logprob: f64,
+    pub tokens: usize,
+}
+
+impl Score {
+    /// Log-probability per token.
+    pub fn mean(&self) -> f64 {
+        self.logprob / self.tokens.max(1) as f64
+    }
 }
 
 /// Fills holes with one proposer.

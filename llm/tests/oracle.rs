@@ -223,8 +223,16 @@ fn a_function_is_not_its_own_body() {
     let offset = program.find('?').expect("the program has a hole");
     let pos = LineIndex::new(program).position(program, offset);
     let mut oracle = Oracle::new(&db, file, pos).expect("the position is on a hole");
-    for fill in ["inc", "(inc)", "( (inc) )"] {
+    for fill in ["inc", "(inc)", "( (inc) )", "(inc) is (i32 -> i32)"] {
         assert!(!oracle.fill_ok(fill), "`{fill}` was taken as a fill of inc");
+    }
+    // Ascribed, it stays itself; in brackets, it may still be applied.
+    for (prefix, kept) in [
+        ("(inc) is", false),
+        ("inc is (", false),
+        ("((inc) is", true),
+    ] {
+        assert_eq!(oracle.prefix_ok(prefix), kept, "`{prefix}`");
     }
     for fill in [
         "twice",
@@ -259,6 +267,63 @@ fn a_record_literal_is_refused_where_no_dictionary_can_go() {
     assert!(ok, "`P ({{ x = 1` refused");
 }
 
+/// A brace that opens the fill becomes a dictionary or, by an update, one of the program's
+/// record types: where neither fits, it is refused before its first field.
+#[test]
+fn a_brace_is_refused_where_no_dictionary_or_record_fits() {
+    let at = |ty: &str| format!("type P = P {{ x: string }}\n\nlet v : {ty} = ? in v\n");
+    for (ty, kept) in [
+        ("i32 -> i32", false),
+        ("Option i32", false),
+        ("P", true),
+        ("Dict i32", true),
+        ("i32", false),
+        ("{ n: i32 }", true),
+    ] {
+        for prefix in ["{", "{ p", "({ _x1"] {
+            let (_, ok) = verdicts(&at(ty), &[prefix]).remove(0);
+            assert_eq!(ok, kept, "`{prefix}` at a hole of type {ty}");
+        }
+    }
+    // An update is a record, or a field of one (`{ q with { .. } }.x`).
+    let (_, ok) = verdicts(&at("i32"), &["{ q with"]).remove(0);
+    assert!(!ok, "`{{ q with` at an i32");
+    let (_, ok) = verdicts(&at("string"), &["{ q with"]).remove(0);
+    assert!(ok, "`{{ q with` at a string");
+}
+
+/// An ascription being written is checked as far as it goes: its type, padded with type
+/// variables for the arguments still to come, must fit what it annotates.
+#[test]
+fn an_ascription_is_checked_as_it_is_written() {
+    let at = "fn inc : i32 -> i32 = ?\n";
+    for (p, ok) in verdicts(
+        at,
+        &[
+            "(\\x -> x) is",
+            "(\\x -> x) is Array",
+            "(\\x -> x) is Ar",
+            "(\\x -> x) is (i32 -> i",
+            "(\\x -> x) is (i32 -> i32",
+            "(\\x -> x) is (i32 -> Option",
+        ],
+    ) {
+        assert_eq!(ok, !p.contains("Ar") && !p.contains("Option"), "`{p}`");
+    }
+    let at_list = "let v : List (Option i32) = ? in v\n";
+    for (p, ok) in verdicts(
+        at_list,
+        &[
+            "[] is List",
+            "[] is List (Option",
+            "[] is List Option i32",
+            "[] is Option",
+        ],
+    ) {
+        assert_eq!(ok, p.ends_with("List") || p.ends_with("(Option"), "`{p}`");
+    }
+}
+
 /// An ascription names a concrete type: a built-in scalar is whole as soon as it is
 /// written, and a lower-case word after `is` must still become one.
 #[test]
@@ -273,4 +338,34 @@ fn ascriptions_to_scalars_are_checked() {
     ) {
         assert_eq!(ok, !p.ends_with("u8") && !p.ends_with('u'), "`{p}`");
     }
+}
+
+/// Any text made of the language's pieces, however jumbled (a model writes such text), gets
+/// a verdict from the oracle, never a panic.
+#[test]
+fn token_soup_gets_a_verdict() {
+    const PIECES: &[&str] = &[
+        "{", "}", "(", ")", "[", "]", " is ", ":", " = ", ",", " with ", "x", "Point", "Dict",
+        "i32", " -> ", "\\", "let ", " in ", "if ", " then ", " else ", "match ", " when ", "1",
+        "\"s", ".", " + ", "é", " ", "p", "?",
+    ];
+    let db = Database::new();
+    let file = db.add_file("program.rex", POINT.to_string());
+    let offset = POINT.rfind('?').expect("the program has a hole");
+    let pos = LineIndex::new(POINT).position(POINT, offset);
+    let mut oracle = Oracle::new(&db, file, pos).expect("the position is on a hole");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut kept = 0;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..8 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            kept += usize::from(oracle.prefix_ok(&text));
+            let _ = oracle.fill_ok(&text);
+        }
+    }
+    assert!(kept > 0, "some soup starts a fill");
 }

@@ -176,7 +176,7 @@ impl FillJob {
                 // A candidate the server could not score still type-checks: unscored.
                 let scores = replies
                     .iter()
-                    .map(|r| read(&self.endpoint, r).ok().and_then(|c| c.mean_logprob()))
+                    .map(|r| read(&self.endpoint, r).ok().and_then(|c| c.score()))
                     .collect();
                 fill.take_scores(scores)
             }

@@ -9,7 +9,7 @@ use rex_ide::catalog::Origin;
 use rex_ide::context::Context;
 use rex_ide::fill::fills_at;
 use rex_llm::decode::End;
-use rex_llm::fill::Filler;
+use rex_llm::fill::{FillSource, Filler};
 use serde::Serialize;
 
 use crate::config::{Config, Source};
@@ -26,6 +26,10 @@ pub struct TaskResult {
     pub fills: Vec<String>,
     /// Whether each judged fill passed.
     pub passed: Vec<bool>,
+    /// For the model rows, every fill of the ranking with its score, source and verdict
+    /// (to study the ranking).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranking: Vec<RankedVerdict>,
     pub pass_at_1: bool,
     pub pass_at_k: bool,
     /// Fills proposed (the model's decoded samples; one for the rows without a model).
@@ -43,6 +47,16 @@ pub struct TaskResult {
     /// Why the task could not be run, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// One fill of a model row's ranking, judged.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankedVerdict {
+    pub text: String,
+    pub logprob: f64,
+    pub source: FillSource,
+    pub passed: bool,
 }
 
 /// A row's totals over its tasks.
@@ -161,6 +175,16 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
             match filler.fill_at(&db, file, hole.position, opts, &mut |_| {}, &cancel) {
                 Ok(r) => {
                     result.fills = r.fills.iter().map(|f| f.text.clone()).collect();
+                    result.ranking = r
+                        .fills
+                        .iter()
+                        .map(|f| RankedVerdict {
+                            text: f.text.clone(),
+                            logprob: f.logprob,
+                            source: f.source,
+                            passed: judge(task, &hole, &f.text).passed,
+                        })
+                        .collect();
                     result.attempts = r.attempts.len();
                     result.well_typed_attempts = r.attempts.iter().filter(|a| a.well_typed).count();
                     result.unfinished_attempts = r

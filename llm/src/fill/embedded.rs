@@ -11,7 +11,7 @@ use llguidance::{Matcher, ParserFactory};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::{FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk};
+use super::{FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk, Score};
 use crate::decode::{decode, log_softmax, DecodeOptions, End, Layers};
 use crate::engine::llama::{EngineOptions, LlamaEngine};
 use crate::engine::Engine;
@@ -93,8 +93,8 @@ impl EmbeddedProposer {
         Ok(Matcher::new(Ok(parser)))
     }
 
-    /// Mean log-probability of `text` written after the prompt of `prompt_len` tokens.
-    fn score_one(&mut self, prompt_len: usize, text: &str) -> Result<f64, FillError> {
+    /// The log-probability of `text` written after the prompt of `prompt_len` tokens.
+    fn score_one(&mut self, prompt_len: usize, text: &str) -> Result<Score, FillError> {
         self.engine.rewind(prompt_len)?;
         let tokens = self.engine.tokenize(&format!(" {text}"), false)?;
         let mut total = 0.0f64;
@@ -103,10 +103,9 @@ impl EmbeddedProposer {
             total += f64::from(lp.get(t as usize).copied().unwrap_or(f32::NEG_INFINITY));
             self.engine.append(t)?;
         }
-        Ok(if tokens.is_empty() {
-            total
-        } else {
-            total / tokens.len() as f64
+        Ok(Score {
+            logprob: total,
+            tokens: tokens.len(),
         })
     }
 }
@@ -141,7 +140,10 @@ impl Proposer for EmbeddedProposer {
         let mut out = Vec::with_capacity(asks.len());
         for (i, ask) in asks.iter().enumerate() {
             progress(i);
-            let (prompt_len, fresh) = self.prefill(&ask.prompt)?;
+            // A sample that starts from a prefix has it at the end of its prompt; the
+            // round's prompt is prefilled (once) and the decoder writes the prefix.
+            let base = ask.prompt.strip_suffix(&ask.prefix).unwrap_or(&ask.prompt);
+            let (prompt_len, fresh) = self.prefill(base)?;
             let grammar = Some(self.matcher()?);
             let mut layers = Layers {
                 grammar,
@@ -158,6 +160,7 @@ impl Proposer for EmbeddedProposer {
                 max_tokens: ask.max_tokens,
                 temperature: ask.temperature,
                 constrain: self.constrain,
+                prefix: ask.prefix.clone(),
             };
             let started = Instant::now();
             let sample = decode(
@@ -196,7 +199,7 @@ impl Proposer for EmbeddedProposer {
         prompt: &str,
         texts: &[String],
         _cancel: &AtomicBool,
-    ) -> Result<Vec<Option<f64>>, FillError> {
+    ) -> Result<Vec<Option<Score>>, FillError> {
         let (prompt_len, _) = self.prefill(prompt)?;
         let mut out = Vec::with_capacity(texts.len());
         for text in texts {

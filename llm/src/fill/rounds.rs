@@ -12,11 +12,13 @@
 //! nothing to tell the model, or the rounds run out), the verified candidates are scored
 //! under the last prompt, and everything is ranked.
 
+use rex_compiler::syntax::lexer::lex;
+use rex_compiler::syntax::token::Tok;
 use rex_ide::context::Context;
 
 use super::hole::HoleSetup;
 use super::rank::rank;
-use super::{Attempt, End, FillOptions, FillSource, HoleFills, Mode, RankedFill, Stats};
+use super::{Attempt, End, FillOptions, FillSource, HoleFills, Mode, RankedFill, Score, Stats};
 use crate::grammar::server;
 use crate::oracle::Oracle;
 use crate::prompt::{prompt, Feedback};
@@ -26,6 +28,9 @@ pub const REPAIR_ROUNDS: usize = 2;
 
 /// Prefixes offered to the oracle when looking for where to continue a sample from.
 const MAX_CUT_TRIES: usize = 12;
+
+/// Candidates' heads a token-level round 0 also samples from (`seeded`).
+pub const MAX_SEEDS: usize = 2;
 
 /// Tokens a continuation may write at least, whatever its prefix used of the budget.
 const MIN_CONTINUATION_TOKENS: usize = 8;
@@ -191,6 +196,7 @@ impl FillLoop {
                     } else {
                         logprob / tokens as f64
                     },
+                    tokens,
                     source: FillSource::Model,
                     rounds: p.ask.round,
                 });
@@ -228,11 +234,12 @@ impl FillLoop {
     }
 
     /// The scores for the last `Step::Score`, in its order.
-    pub fn take_scores(&mut self, scores: Vec<Option<f64>>) -> Step {
+    pub fn take_scores(&mut self, scores: Vec<Option<Score>>) -> Step {
         for (text, score) in self.hole.candidates.iter().zip(scores) {
             self.fills.push(RankedFill {
                 text: text.clone(),
-                logprob: score.unwrap_or(UNSCORED),
+                logprob: score.map_or(UNSCORED, |s| s.mean()),
+                tokens: score.map_or(0, |s| s.tokens),
                 source: FillSource::Candidate,
                 rounds: 0,
             });
@@ -273,6 +280,10 @@ impl FillLoop {
         self.pending = (0..self.opts.samples.max(1))
             .map(|index| self.fresh(index, grammar.clone()))
             .collect();
+        if self.round == 0 && self.mode == Mode::TokenLevel {
+            let seeded = self.seeded();
+            self.pending.extend(seeded);
+        }
         Step::Sample(self.pending.iter().map(|p| p.ask.clone()).collect())
     }
 
@@ -308,6 +319,40 @@ impl FillLoop {
             pieces: Vec::new(),
             repairs: 0,
         }
+    }
+
+    /// Greedy samples that start from the heads of the semantic loop's candidates that
+    /// still have a hole (`Some ?` gives ` Some`): the model writes what the candidate
+    /// leaves open. A small model whose own first words all fail the constraints often
+    /// finishes such a head well. Token-level only (a server's reply would not score
+    /// the head).
+    fn seeded(&self) -> Vec<Pending> {
+        let mut heads: Vec<&str> = Vec::new();
+        for c in &self.hole.candidates {
+            let (tokens, _) = lex(c);
+            let Some(hole) = tokens.iter().find(|t| matches!(t.tok, Tok::Hole(_))) else {
+                continue;
+            };
+            let head = c[..hole.span.start as usize].trim_end();
+            if !head.is_empty() && !heads.contains(&head) {
+                heads.push(head);
+            }
+            if heads.len() == MAX_SEEDS {
+                break;
+            }
+        }
+        let first = 2 * self.opts.samples.max(1);
+        heads
+            .into_iter()
+            .enumerate()
+            .map(|(i, head)| {
+                let mut p = self.fresh(first + i, None);
+                p.ask.prefix = format!(" {head}");
+                p.ask.prompt = format!("{}{}", self.prompt, p.ask.prefix);
+                p.ask.temperature = 0.0;
+                p
+            })
+            .collect()
     }
 
     /// After a round: another round with the failures in the prompt, or the scoring.

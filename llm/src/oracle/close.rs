@@ -71,6 +71,31 @@ pub struct Closing {
     /// Whether `text` is the prefix itself with at most a `?` or `_` added (not an
     /// unfinished record or annotation cut away).
     pub exact: bool,
+    /// An unfinished `is` ascription cut away: what it names so far, to be put back after
+    /// the annotated expression (`text`) padded to a whole type.
+    pub ascription: Option<Ascription>,
+    /// Where in `text` a `?` stands for a brace that opens a fill that cannot be a record
+    /// literal (`{`, `{ x`): it becomes a dictionary, or a record of the program's types by
+    /// an update (`{ x with { .. } }`), so the oracle tries those types in its place.
+    pub brace_hole: Option<usize>,
+}
+
+/// An `is` ascription being written: `x is Array (List` is `Array (List` with `)` to close.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ascription {
+    pub written: String,
+    pub closers: String,
+}
+
+impl Ascription {
+    /// Type variables that may complete the written type: nothing, one or two more
+    /// arguments (a variable in an ascription is flexible, so it stands for any type).
+    pub const PADS: [&'static str; 3] = ["", " t1", " t1 t2"];
+
+    /// ` is T` with `pad` after what is written and the type's own brackets closed.
+    pub fn with(&self, pad: &str) -> String {
+        format!(" is {}{pad}{}", self.written, self.closers)
+    }
 }
 
 impl Closing {
@@ -248,6 +273,9 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
     }
     let mut text = prefix.to_string();
     let mut exact = true;
+    let mut brace_hole = None;
+    // Where the text stops being the prefix as written (a record cut or rewritten).
+    let mut rewritten = usize::MAX;
     // Open braces, innermost first. `{ base` that can only become `{ base with { .. } }`
     // has the type of `base`, so the base is checked as the expression itself, kept in
     // parentheses. The fields of an update, and the update around them, are closed as
@@ -278,6 +306,8 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         let after_with = head.last().is_some_and(|t| t.tok == Tok::With);
         let after_ctor = head.last().is_some_and(|t| matches!(t.tok, Tok::Upper(_)));
         let record_ok = may_be_record(&head, fill_may_be_record);
+        // The brace opens the fill itself (a record's type there is the expected one).
+        let opens_fill = head.iter().all(|t| t.tok == Tok::LParen);
         // A field being started (`x = 1,` or `x = 1, y`) is left out: the fields before it
         // are checked as they stand.
         if let Some(comma) = (after_with || after_ctor)
@@ -285,6 +315,7 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
             .flatten()
         {
             text.truncate(at + 1 + comma);
+            rewritten = rewritten.min(at + 1 + comma);
             next = Next::Any;
         }
         let toks = top_level(&text[at + 1..]);
@@ -294,13 +325,20 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         }
         if fields_ready && after_ctor {
             text.replace_range(at..at + 1, "{ ? with {");
+            rewritten = rewritten.min(at);
             stack.insert(index + 1, (Open::Brace, at));
             continue;
         }
         // A literal's type is a dictionary's (or the record type it is checked against,
         // which a hole stands for anyway): where neither can go, no field helps.
         let literal = matches!(toks.as_slice(), [Tok::Ident(_), Tok::Eq, ..]) && !record_ok;
+        // Nothing settled in it yet (a dictionary or an update may follow), or an update
+        // waiting for its fields.
+        let unsettled = matches!(toks.as_slice(), [] | [Tok::Ident(_)] | [.., Tok::With]);
+        let open = !record_ok && opens_fill && unsettled;
+        brace_hole = open.then_some(at);
         text.truncate(at);
+        rewritten = rewritten.min(at);
         text.push_str(if literal { UNFINISHED_LITERAL } else { "?" });
         stack.truncate(index);
         next = Next::Any;
@@ -308,6 +346,8 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
     // An ascription to a built-in scalar (`x is i32`) is whole: nothing can follow it. A
     // lower-case word after `is` that is not one (`x is i`) is no type yet (a fill's
     // ascription names no type variable); the oracle tries the scalars it may become.
+    // An annotation inside a record cut or rewritten above went with it.
+    let annotation = annotation.filter(|(at, _)| *at < rewritten);
     let annotation = match annotation.map(|(at, depth)| (at, depth, scalar_ascription(&text[at..])))
     {
         Some((_, _, Some(true))) => None,
@@ -315,9 +355,34 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         Some((at, depth, None)) => Some((at, depth)),
         None => None,
     };
-    if let Some((at, _)) = annotation {
-        // An unfinished annotation is left out; what it annotated is whole.
+    let mut ascription = None;
+    if let Some((at, depth)) = annotation {
+        // An unfinished annotation is left out, with the brackets opened inside it; what
+        // it annotated is whole. An `is` ascription's type so far is kept aside.
         exact = false;
+        let own = stack.split_off(depth.min(stack.len()));
+        let closers: Option<String> = own
+            .iter()
+            .rev()
+            .map(|(open, _)| match open {
+                Open::Paren => Some(")"),
+                Open::Bracket => Some("]"),
+                _ => None,
+            })
+            .collect();
+        // Kept only as written (a record inside it cut or rewritten leaves nothing to pad).
+        let written = (rewritten == usize::MAX)
+            .then(|| text[at..].strip_prefix("is"))
+            .flatten();
+        if let (Some(written), Some(closers)) = (written, closers) {
+            ascription = Some(Ascription {
+                written: written.trim().to_string(),
+                closers,
+            });
+        }
+        if brace_hole.is_some_and(|b| b >= at) {
+            brace_hole = None;
+        }
         text.truncate(at);
         text.truncate(text.trim_end().len());
         next = Next::Any;
@@ -353,6 +418,8 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
         opens,
         next,
         exact,
+        ascription,
+        brace_hole,
     })
 }
 
@@ -471,7 +538,31 @@ fn is_update_base(inside: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::closing;
+    use super::{closing, closing_where};
+
+    /// Any text made of the language's pieces, however jumbled, is closed or refused
+    /// without a panic (a model writes such text).
+    #[test]
+    fn token_soup_never_panics() {
+        const PIECES: &[&str] = &[
+            "{", "}", "(", ")", "[", "]", " is ", ":", " = ", ",", " with ", "x", "C", "Dict",
+            "i32", " -> ", "\\", "let ", " in ", "if ", " then ", " else ", "match ", " when ",
+            "1", "\"s", ".", " + ", "é", " ",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..12 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+                for may_be_record in [false, true] {
+                    let _ = closing_where(&text, may_be_record);
+                }
+            }
+        }
+    }
 
     fn closed(p: &str) -> String {
         closing(p).map_or_else(|| "<none>".into(), |c| c.with(0, ""))
@@ -531,5 +622,11 @@ mod tests {
         assert_eq!(closed("{ a = { p"), "?");
         assert_eq!(closed("f { a = { p"), "f (? is Dict a)");
         assert_eq!(closed("f { a = 1,"), "f (? is Dict a)");
+        // An annotation inside a record that is cut away goes with it.
+        assert_eq!(closed("f (g { a = x is"), "f (g (? is Dict a))");
+        assert_eq!(
+            closed("to_list (map (if { a = 1, b = x is Li"),
+            "to_list (map (if (? is Dict a) then ? else ?))"
+        );
     }
 }

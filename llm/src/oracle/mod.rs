@@ -31,7 +31,7 @@ use rex_ide::edit::Replace;
 use rex_ide::locate::Document;
 use rex_ide::verify::{item_errors_where, ItemErrors};
 
-pub use close::{closing, closing_where, Closing, IfStage, MatchStage, Next, Open};
+pub use close::{closing, closing_where, Ascription, Closing, IfStage, MatchStage, Next, Open};
 
 use crate::grammar::KEYWORDS;
 
@@ -57,6 +57,9 @@ pub struct Oracle<'db> {
     names: Vec<String>,
     /// Record field names of the program's types, for projections.
     fields: Vec<String>,
+    /// One constructor with a record payload per type that has one, for the types a brace
+    /// may have.
+    records: Vec<String>,
     /// The top-level function the hole is in (`Context::enclosing_fn`).
     own: Option<String>,
     cache: HashMap<String, bool>,
@@ -90,6 +93,7 @@ impl<'db> Oracle<'db> {
         names.extend(fields.iter().cloned());
         names.sort();
         names.dedup();
+        let records = reach::record_constructors(ctx.env, &names);
         Some(Oracle {
             doc,
             item,
@@ -99,6 +103,7 @@ impl<'db> Oracle<'db> {
             expected: ctx.expected.clone(),
             names,
             fields,
+            records,
             own: ctx.enclosing_fn().map(str::to_string),
             cache: HashMap::new(),
             checks: 0,
@@ -139,16 +144,26 @@ impl<'db> Oracle<'db> {
         matches!(self.check(fill, true), Verdict::Fits)
     }
 
-    /// Whether `fill` is the enclosing function's name, in brackets or not.
+    /// Whether `fill` is the enclosing function's name, in brackets or not, perhaps
+    /// ascribed (`(f) is (A -> B)` is `f` still).
     fn is_own_name(&self, fill: &str) -> bool {
-        let mut text = fill.trim();
-        while let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
-            text = inner.trim();
-        }
-        self.own.as_deref() == Some(text)
+        let Some(own) = self.own.as_deref() else {
+            return false;
+        };
+        let (tokens, _) = lex(fill);
+        let fill = match tokens.iter().find(|t| t.tok == Tok::Is) {
+            Some(is) => &fill[..is.span.start as usize],
+            None => fill,
+        };
+        fill.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()) == own
     }
 
     fn decide(&mut self, prefix: &str) -> bool {
+        // The enclosing function's name ascribed as the whole fill (`(f) is`, outside
+        // any bracket) stays that name, which `fill_ok` refuses.
+        if self.is_own_name(prefix) && ascribed_whole(prefix) {
+            return false;
+        }
         let mut unreadable = true;
         let may_be_record = !matches!(
             self.expected,
@@ -160,13 +175,29 @@ impl<'db> Oracle<'db> {
                 unreadable = false;
                 continue;
             };
-            match self.check(&close.with(0, ""), false) {
-                Verdict::Fits => return true,
-                Verdict::Unreadable => continue,
-                Verdict::Mistyped => unreadable = false,
-            }
-            if self.reachable(&close) {
-                return true;
+            for close in self.brace_types(close) {
+                // What goes right after the closed text: an ascription being written,
+                // padded to a whole type, or nothing.
+                let heads: Vec<String> = match &close.ascription {
+                    Some(a) => Ascription::PADS.iter().map(|p| a.with(p)).collect(),
+                    None => vec![String::new()],
+                };
+                let mut readable = Vec::new();
+                for head in heads {
+                    match self.check(&close.with(0, &head), false) {
+                        Verdict::Fits => return true,
+                        Verdict::Unreadable => {}
+                        Verdict::Mistyped => readable.push(head),
+                    }
+                }
+                if !readable.is_empty() {
+                    unreadable = false;
+                }
+                for head in readable {
+                    if self.reachable(&close, &head) {
+                        return true;
+                    }
+                }
             }
         }
         // No variant the parser could read. Over every prefix of every conformance
@@ -280,22 +311,49 @@ impl<'db> Oracle<'db> {
             .collect()
     }
 
+    /// The closing as it is, or when a `?` in it stands for a brace that is neither a
+    /// constructor's record nor the fill's own record (`brace_hole`), once for each type
+    /// such a brace can have: a dictionary, or a record type of the program (an update).
+    fn brace_types(&self, close: Closing) -> Vec<Closing> {
+        let Some(at) = close.brace_hole else {
+            return vec![close];
+        };
+        let dict = std::iter::once("(? is Dict a)".to_string());
+        let records = self.records.iter().map(|c| format!("({c} ?)"));
+        dict.chain(records)
+            .map(|typed| {
+                let mut c = close.clone();
+                c.text.replace_range(at..at + 1, &typed);
+                c.brace_hole = None;
+                c
+            })
+            .collect()
+    }
+
     /// Whether some continuation, at the end of the prefix or after any of its closers,
-    /// type-checks.
-    fn reachable(&mut self, close: &Closing) -> bool {
+    /// type-checks. `head` goes right after the closed text first (an ascription being
+    /// written); continuations then go after a closer, not inside the ascription.
+    fn reachable(&mut self, close: &Closing, head: &str) -> bool {
         let conts = reach::continuations(&self.fields);
-        for level in 0..=close.closers.len() {
+        let first = usize::from(!head.is_empty());
+        for level in first..=close.closers.len() {
             for cont in &conts {
-                if matches!(self.check(&close.with(level, cont), false), Verdict::Fits) {
+                let text = close.with_each(&[(0, head), (level, cont)]);
+                if matches!(self.check(&text, false), Verdict::Fits) {
                     return true;
                 }
             }
         }
         // The inner expression goes on and so does an application around it:
         // `filter (\n -> n` + ` == ?` inside, ` ?` outside.
+        let inner: Vec<String> = if head.is_empty() {
+            conts
+        } else {
+            vec![head.to_string()]
+        };
         for outer in 1..=close.closers.len() {
             for args in reach::ARGUMENT_PADDINGS {
-                for cont in &conts {
+                for cont in &inner {
                     let text = close.with_each(&[(0, cont), (outer, args)]);
                     if matches!(self.check(&text, false), Verdict::Fits) {
                         return true;
@@ -371,6 +429,20 @@ fn close_string(prefix: &str) -> Option<String> {
     } else {
         format!("{prefix}\"")
     })
+}
+
+/// Whether `prefix` has an `is` outside every bracket: what it ascribes is the whole fill.
+fn ascribed_whole(prefix: &str) -> bool {
+    let mut depth = 0i32;
+    for t in lex(prefix).0 {
+        match t.tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => depth -= 1,
+            Tok::Is if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The errors a closed prefix is held to: all but ambiguity.

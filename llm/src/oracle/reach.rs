@@ -44,3 +44,18 @@ pub fn field_names(env: &Env) -> Vec<String> {
     out.truncate(MAX_FIELDS);
     out
 }
+
+/// Types a record may have: one constructor with a record payload (among `names`, those in
+/// scope) for each type that has one.
+pub fn record_constructors(env: &Env, names: &[String]) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for c in env.ctors.iter().filter(|c| c.record.is_some()) {
+        let name = c.name.to_string();
+        if !seen.contains(&c.adt) && names.binary_search(&name).is_ok() {
+            seen.push(c.adt);
+            out.push(name);
+        }
+    }
+    out
+}

@@ -15,7 +15,9 @@ use serde_json::Value;
 use super::reply::Completion;
 use super::request::{sample_body, score_body};
 use super::{Http, RemoteConfig, RemoteError};
-use crate::fill::{End, FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk};
+use crate::fill::{
+    End, FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk, Score,
+};
 use crate::grammar::server::enders;
 use crate::oracle::Oracle;
 
@@ -151,7 +153,7 @@ impl Proposer for RemoteProposer {
         prompt: &str,
         texts: &[String],
         cancel: &AtomicBool,
-    ) -> Result<Vec<Option<f64>>, FillError> {
+    ) -> Result<Vec<Option<Score>>, FillError> {
         let bodies = texts
             .iter()
             .map(|t| score_body(self.config.server, &self.config.model, prompt, t))
@@ -160,7 +162,7 @@ impl Proposer for RemoteProposer {
         // A candidate the server could not score still type-checks: it stays, unscored.
         Ok(replies
             .into_iter()
-            .map(|r| r.and_then(|r| r.ok()).and_then(|c| c.mean_logprob()))
+            .map(|r| r.and_then(|r| r.ok()).and_then(|c| c.score()))
             .collect())
     }
 }

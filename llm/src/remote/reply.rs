@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::error::excerpt;
 use super::RemoteError;
-use crate::fill::{End, Proposal};
+use crate::fill::{End, Proposal, Score};
 use crate::grammar::server::strip_ending;
 
 /// One completion as the server sent it.
@@ -164,9 +164,12 @@ impl Completion {
 
     /// The mean log-probability of the tokens written (a candidate's score); None when
     /// the server sent no log-probabilities.
-    pub fn mean_logprob(&self) -> Option<f64> {
+    pub fn score(&self) -> Option<Score> {
         let lps: Vec<f64> = self.tokens.iter().filter_map(|(_, lp)| *lp).collect();
-        (!lps.is_empty()).then(|| lps.iter().sum::<f64>() / lps.len() as f64)
+        (!lps.is_empty()).then(|| Score {
+            logprob: lps.iter().sum::<f64>(),
+            tokens: lps.len(),
+        })
     }
 }
 

@@ -85,7 +85,7 @@ pub fn sample_body(server: Server, model: &str, ask: &SampleAsk) -> Result<Value
 
 /// The request that scores a candidate `text` after `prompt`: the server writes exactly
 /// it (greedy, under a one-sentence grammar) and reports each token's log-probability;
-/// `Completion::mean_logprob` of the reply is the score.
+/// `Completion::score` of the reply is the score.
 pub fn score_body(
     server: Server,
     model: &str,
