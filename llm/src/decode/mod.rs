@@ -17,12 +17,26 @@
 //! sample ends where the grammar accepts and the model ends the expression (its most
 //! likely token is an end, a new line, or something the grammar cannot continue with),
 //! and the text is checked once more as a whole.
+//!
+//! When no token passes, or the model started a word that every way it would go on is
+//! refused, the sample steps back a token and tries the next choice there (a bounded
+//! number of times). A sample may start from a given prefix (a candidate's head), written
+//! as if the model had. `text` holds what a fill may look like as it is written, `choice`
+//! the order tokens are tried in.
+
+mod choice;
+mod text;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use llguidance::Matcher;
 use rand::rngs::StdRng;
-use rand::Rng;
+
+use choice::{fallback, token_order};
+use text::{ends_fill, repeating, spacing_ok, word_started_at};
+
+pub use choice::NAME_BONUS;
+pub use text::LOOP_REPEATS;
 
 use crate::engine::{Engine, EngineError, Token};
 use crate::inject::{applied_name, inject, Signatures};
@@ -37,15 +51,6 @@ pub const MAX_FALLBACK_TRIES: usize = 512;
 /// Times one sample may step back from a dead end (a prefix the oracle kept but that no
 /// token continues) to try the next choice of the token before it.
 pub const MAX_BACKTRACKS: usize = 8;
-
-/// A sample whose text ends with the same piece this many times running is in a loop.
-pub const LOOP_REPEATS: usize = 4;
-
-/// The longest piece (bytes) a loop is looked for with.
-const LOOP_PIECE: usize = 24;
-
-/// Log-probability bonus for a token that starts a type-compatible name (a nudge).
-pub const NAME_BONUS: f32 = 2.0;
 
 /// How one sample is decoded.
 #[derive(Clone, Debug)]
@@ -103,30 +108,6 @@ pub struct Layers<'a, 'db> {
     pub after: &'a str,
     /// Signatures to inject when the model applies a function (empty: no injection).
     pub signatures: &'a Signatures,
-}
-
-/// Keywords that cannot go on an expression: a model that writes one after a complete
-/// expression has ended the fill (`let x = <fill> in ...`).
-const ENDING_KEYWORDS: &[&str] = &["in", "then", "else"];
-
-/// Whether the token `bytes` ends the fill rather than continuing it.
-fn ends_fill(bytes: &[u8], after: &str) -> bool {
-    if bytes.first() == Some(&b'\n') {
-        return true;
-    }
-    let Ok(s) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    let word = s.trim();
-    if word.is_empty() {
-        return false;
-    }
-    let after = after.trim_start();
-    // The token writes the first word of what follows the hole, whole.
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let writes_after = after.starts_with(word)
-        && !(word.ends_with(ident) && after[word.len()..].starts_with(ident));
-    ENDING_KEYWORDS.contains(&word) || writes_after
 }
 
 /// Decodes one sample after the prompt (the engine holds the prompt's `prompt_len` tokens).
@@ -353,22 +334,6 @@ fn trace_step(
     );
 }
 
-/// Whether `bytes` ends with one piece written `LOOP_REPEATS` times running (`(if (if (if
-/// (if`, `:: x :: x :: x :: x`). A piece is 2 to `LOOP_PIECE` bytes with two different
-/// bytes, one of them not a blank, so runs of one character are left alone.
-fn repeating(bytes: &[u8]) -> bool {
-    (2..=LOOP_PIECE).any(|n| {
-        let Some(start) = bytes.len().checked_sub(n * LOOP_REPEATS) else {
-            return false;
-        };
-        let run = &bytes[start..];
-        let piece = &run[..n];
-        piece.iter().any(|c| !c.is_ascii_whitespace())
-            && piece.iter().any(|c| *c != piece[0])
-            && run.chunks(n).all(|c| c == piece)
-    })
-}
-
 /// A token taken, with what is needed to step back to just before it.
 struct Taken {
     token: Token,
@@ -383,7 +348,7 @@ struct Taken {
 
 /// Whether the oracle keeps the text `bytes` + token `t` (text cut inside a UTF-8
 /// character is kept until the character is whole).
-fn oracle_keeps(
+pub(super) fn oracle_keeps(
     layers: &mut Layers<'_, '_>,
     bytes: &[u8],
     engine: &dyn Engine,
@@ -403,209 +368,6 @@ fn oracle_keeps(
         sample.oracle_rejections += 1;
     }
     ok
-}
-
-/// The grammar's whole mask in the model's order, offered to the oracle.
-fn fallback(
-    engine: &dyn Engine,
-    logits: &[f32],
-    allowed: &dyn Fn(Token) -> bool,
-    layers: &mut Layers<'_, '_>,
-    bytes: &[u8],
-    sample: &mut Sample,
-) -> Option<Token> {
-    // A name cut short goes on as one of the names it can become: those tokens first;
-    // blanks last (they change nothing, so they are taken only when nothing else is);
-    // otherwise the model's order. Each token's key is computed once.
-    let partial = trailing_word(bytes);
-    let names: &[String] = match layers.oracle.as_deref() {
-        Some(oracle) if !partial.is_empty() => oracle.names(),
-        _ => &[],
-    };
-    // Where a name starts, the semantic loop's type-compatible names (the bias layer's)
-    // come next: the model's own wishes have all failed here.
-    let starting_name = partial.is_empty() && !layers.names.is_empty();
-    let mut keyed: Vec<(bool, bool, bool, f32, Token)> = Vec::new();
-    for t in 0..logits.len() as Token {
-        if !allowed(t) || engine.is_end(t) {
-            continue;
-        }
-        let piece = engine.token_bytes(t);
-        if !spacing_ok(bytes, &piece) {
-            continue;
-        }
-        let grows = !names.is_empty() && grows_name(&partial, &piece, names);
-        let known = starting_name && name_bonus(layers.names, &piece) > 0.0;
-        keyed.push((blank(&piece), !grows, !known, -logits[t as usize], t));
-    }
-    keyed.sort_unstable_by(|a, b| {
-        (a.0, a.1, a.2)
-            .cmp(&(b.0, b.1, b.2))
-            .then(a.3.total_cmp(&b.3))
-            .then(a.4.cmp(&b.4))
-    });
-    keyed
-        .into_iter()
-        .map(|(.., t)| t)
-        .take(MAX_FALLBACK_TRIES)
-        .find(|&t| oracle_keeps(layers, bytes, engine, t, sample))
-}
-
-/// Whether `piece` after the cut-short name `partial` goes on towards one of `names` (or
-/// completes one and leaves it).
-fn grows_name(partial: &str, piece: &[u8], names: &[String]) -> bool {
-    let Ok(piece) = std::str::from_utf8(piece) else {
-        return false;
-    };
-    let word = format!("{partial}{piece}");
-    names.iter().any(|n| {
-        n.starts_with(&word)
-            || word
-                .strip_prefix(n.as_str())
-                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-    })
-}
-
-/// Whether `token` keeps the fill plain: one line, single spaces, no space just inside an
-/// opening bracket, no comments. A small model whose likely tokens are all refused
-/// otherwise drifts into runs of blanks or comments that the grammar and the oracle both
-/// accept (they change nothing) and that lead it nowhere; and a model that has seen an
-/// injected signature comment would copy it into the fill.
-fn spacing_ok(bytes: &[u8], token: &[u8]) -> bool {
-    // Before the fill starts, one new line and its indentation (`=` then the body on the
-    // next line, as a model has mostly seen it); they are not part of the fill.
-    if blank(bytes) && token.iter().all(|c| matches!(c, b' ' | b'\n')) {
-        let lines = bytes.iter().chain(token).filter(|c| **c == b'\n').count();
-        return lines <= 1;
-    }
-    if token
-        .iter()
-        .any(|c| matches!(c, b'\n' | b'\r' | b'\t' | b'\x0c'))
-    {
-        return false;
-    }
-    let mut joined: Vec<u8> = bytes.last().copied().into_iter().collect();
-    joined.extend_from_slice(token);
-    if joined.windows(2).any(|w| w == b"{-") {
-        return false;
-    }
-    // More than two opening brackets in a row lead nowhere a fill goes.
-    let opening = |c: &u8| matches!(c, b'(' | b'[');
-    if token.iter().any(opening) && longest_run(bytes, token, opening) > 2 {
-        return false;
-    }
-    if token.first() == Some(&b' ') {
-        if matches!(bytes.last(), Some(b' ' | b'(' | b'[')) {
-            return false;
-        }
-        // A run of blanks in the token itself.
-        if token.len() > 1 && token.iter().all(|c| *c == b' ') {
-            return false;
-        }
-    }
-    true
-}
-
-/// The longest run of bytes satisfying `f` in the last bytes of `bytes` and `token`.
-fn longest_run(bytes: &[u8], token: &[u8], f: impl Fn(&u8) -> bool) -> usize {
-    let tail = &bytes[bytes.len().saturating_sub(3)..];
-    let (mut best, mut run) = (0, 0);
-    for c in tail.iter().chain(token) {
-        run = if f(c) { run + 1 } else { 0 };
-        best = best.max(run);
-    }
-    best
-}
-
-/// A token of blanks only.
-fn blank(token: &[u8]) -> bool {
-    token.iter().all(u8::is_ascii_whitespace)
-}
-
-/// Whether the word `bytes` ends with began at or after byte `at` (the last token started
-/// it).
-fn word_started_at(bytes: &[u8], at: usize) -> bool {
-    let word = trailing_word(bytes).len();
-    word > 0 && bytes.len() - word >= at
-}
-
-/// The identifier characters at the end of `bytes`.
-fn trailing_word(bytes: &[u8]) -> String {
-    let n = bytes
-        .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-        .count();
-    String::from_utf8_lossy(&bytes[bytes.len() - n..]).into_owned()
-}
-
-/// The order in which tokens are tried: by logit over temperature plus Gumbel noise (a
-/// sample without replacement), the bias bonus added; greedy when the temperature is 0.
-fn token_order(
-    logits: &[f32],
-    names: &[String],
-    engine: &dyn Engine,
-    bytes: &[u8],
-    temperature: f32,
-    rng: &mut StdRng,
-) -> Vec<Token> {
-    // Only the head of the distribution matters for the first tries.
-    let mut head: Vec<Token> = (0..logits.len() as Token).collect();
-    let k = (FIRST_TRIES * 4).min(head.len());
-    if k < head.len() {
-        head.select_nth_unstable_by(k, |a, b| {
-            logits[*b as usize].total_cmp(&logits[*a as usize])
-        });
-        head.truncate(k);
-    }
-    let starting_name = !bytes
-        .last()
-        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
-    let mut keyed: Vec<(f32, Token)> = head
-        .into_iter()
-        .map(|t| {
-            let mut key = logits[t as usize];
-            if starting_name && !names.is_empty() {
-                key += name_bonus(names, &engine.token_bytes(t));
-            }
-            if temperature > 0.0 {
-                let u: f32 = rng.random_range(f32::EPSILON..1.0);
-                key = key / temperature - (-u.ln()).ln();
-            }
-            (key, t)
-        })
-        .collect();
-    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-    keyed.into_iter().map(|(_, t)| t).collect()
-}
-
-/// The bonus for a token that starts one of `names` (after optional spaces or brackets).
-fn name_bonus(names: &[String], token: &[u8]) -> f32 {
-    let Ok(s) = std::str::from_utf8(token) else {
-        return 0.0;
-    };
-    let word = s.trim_start_matches([' ', '(', '\n']);
-    // A lambda where a function is expected (the caller lists `\` then), its binder a
-    // plain name if the token starts one (`\_` would make `_x` of the model's `x`).
-    if let Some(binder) = word.strip_prefix('\\') {
-        let plain = binder.is_empty() || binder.starts_with(|c: char| c.is_ascii_lowercase());
-        return if plain && names.iter().any(|n| n == "\\") {
-            NAME_BONUS
-        } else {
-            0.0
-        };
-    }
-    if word.len() < 2 {
-        return 0.0;
-    }
-    if names
-        .iter()
-        .any(|n| n.starts_with(word) || word.starts_with(n.as_str()))
-    {
-        NAME_BONUS
-    } else {
-        0.0
-    }
 }
 
 fn argmax(xs: &[f32]) -> Token {
@@ -636,75 +398,5 @@ mod tests {
         let total: f32 = lp.iter().map(|x| x.exp()).sum();
         assert!((total - 1.0).abs() < 1e-5);
         assert!(lp[2] > lp[1] && lp[1] > lp[0]);
-    }
-
-    #[test]
-    fn a_fill_ends_where_the_program_goes_on() {
-        assert!(ends_fill(b" in", ""));
-        assert!(ends_fill(b")", ") + 1"));
-        assert!(ends_fill(b"\n", "x"));
-        assert!(!ends_fill(b" index", " in x"));
-        assert!(!ends_fill(b" ", " in x"));
-        assert!(!ends_fill(b" i", " in x"));
-    }
-
-    #[test]
-    fn loops_are_seen_and_ordinary_code_is_not() {
-        assert!(repeating(b"double (if (if (if (if "));
-        assert!(repeating(b"f :: x :: x :: x :: x"));
-        assert!(repeating(
-            b"double (inc (double (inc (double (inc (double (inc (double (inc "
-        ));
-        assert!(!repeating(b"double (if (if (if "));
-        assert!(!repeating(b"inc (inc (inc 1))"));
-        assert!(!repeating(b"\\x -> x + 1"));
-        assert!(!repeating(b"\"----------------------------"));
-        assert!(!repeating(b"f x        "));
-    }
-
-    #[test]
-    fn a_word_started_by_the_last_token_is_seen() {
-        assert!(word_started_at(b"f (i", 3));
-        assert!(word_started_at(b"f is", 1));
-        assert!(!word_started_at(b"f is", 3));
-        assert!(!word_started_at(b"f (", 2));
-    }
-
-    #[test]
-    fn spacing_stays_plain() {
-        assert!(spacing_ok(b"", b" qc"));
-        assert!(spacing_ok(b"f", b" x"));
-        assert!(spacing_ok(b"{", b" p"));
-        assert!(!spacing_ok(b"f ", b" x"));
-        assert!(!spacing_ok(b"f (", b" x"));
-        assert!(!spacing_ok(b"f", b"  "));
-        assert!(!spacing_ok(b"f", b"\t"));
-        assert!(!spacing_ok(b"f", b" x\n"));
-        assert!(spacing_ok(b"", b"\n"));
-        assert!(spacing_ok(b"\n", b"  "));
-        assert!(spacing_ok(b"\n  ", b" "));
-        assert!(!spacing_ok(b"\n", b"\n"));
-        assert!(!spacing_ok(b"", b"\t"));
-        assert!(!spacing_ok(b"f {", b"-"));
-        assert!(!spacing_ok(b"f ", b"{- x"));
-        assert!(spacing_ok(b"f ", b"{ p"));
-        assert!(spacing_ok(b"f (", b"(g"));
-        assert!(!spacing_ok(b"f ((", b"(g"));
-        assert!(!spacing_ok(b"", b"((("));
-        assert!(!spacing_ok(b"x is ((", b"("));
-        assert!(spacing_ok(b"x is ((", b"List"));
-    }
-
-    #[test]
-    fn name_bonus_rewards_the_start_of_a_known_name() {
-        let names = vec!["qc_label_from_sensor".to_string()];
-        assert_eq!(name_bonus(&names, b" qc"), NAME_BONUS);
-        assert_eq!(name_bonus(&names, b"(qc_label"), NAME_BONUS);
-        assert_eq!(name_bonus(&names, b" Ok"), 0.0);
-        assert_eq!(name_bonus(&names, b" "), 0.0);
-        assert_eq!(name_bonus(&names, b" \\"), 0.0);
-        assert_eq!(name_bonus(&["\\".to_string()], b" \\x"), NAME_BONUS);
-        assert_eq!(name_bonus(&["\\".to_string()], b"\\"), NAME_BONUS);
-        assert_eq!(name_bonus(&["\\".to_string()], b"\\_"), 0.0);
     }
 }
