@@ -11,7 +11,7 @@ use rex_compiler::db::Database;
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::parser::parse_text;
 use rex_compiler::LineIndex;
-use rex_llm::oracle::Oracle;
+use rex_llm::oracle::{closing_where, Oracle};
 
 const PH: &str = include_str!("../../examples/holes.rex");
 
@@ -340,8 +340,8 @@ fn ascriptions_to_scalars_are_checked() {
     }
 }
 
-/// Any text made of the language's pieces, however jumbled (a model writes such text), gets
-/// a verdict from the oracle, never a panic.
+/// Any text made of the language's pieces, however jumbled (a model writes such text), is
+/// closed or refused and gets a verdict from the oracle, never a panic.
 #[test]
 fn token_soup_gets_a_verdict() {
     const PIECES: &[&str] = &[
@@ -363,6 +363,9 @@ fn token_soup_gets_a_verdict() {
             state ^= state >> 7;
             state ^= state << 17;
             text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            for may_be_record in [false, true] {
+                let _ = closing_where(&text, may_be_record);
+            }
             kept += usize::from(oracle.prefix_ok(&text));
             let _ = oracle.fill_ok(&text);
         }

@@ -538,31 +538,7 @@ fn is_update_base(inside: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{closing, closing_where};
-
-    /// Any text made of the language's pieces, however jumbled, is closed or refused
-    /// without a panic (a model writes such text).
-    #[test]
-    fn token_soup_never_panics() {
-        const PIECES: &[&str] = &[
-            "{", "}", "(", ")", "[", "]", " is ", ":", " = ", ",", " with ", "x", "C", "Dict",
-            "i32", " -> ", "\\", "let ", " in ", "if ", " then ", " else ", "match ", " when ",
-            "1", "\"s", ".", " + ", "é", " ",
-        ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            for _ in 0..12 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
-                for may_be_record in [false, true] {
-                    let _ = closing_where(&text, may_be_record);
-                }
-            }
-        }
-    }
+    use super::closing;
 
     fn closed(p: &str) -> String {
         closing(p).map_or_else(|| "<none>".into(), |c| c.with(0, ""))
