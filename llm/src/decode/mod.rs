@@ -197,11 +197,8 @@ pub fn decode(
                 continue;
             }
             // A new line ends a fill (the fill is written on one line: a line starting
-            // in column 0 would begin a new declaration); before it starts, the model may
-            // go to the next line to write it there (`spacing_ok`).
-            let piece = engine.token_bytes(t);
-            let leading = !nonempty && opts.constrain && spacing_ok(&bytes, &piece);
-            if piece.contains(&b'\n') && (nonempty || opts.constrain) && !leading {
+            // in column 0 would begin a new declaration).
+            if engine.token_bytes(t).contains(&b'\n') && (nonempty || opts.constrain) {
                 continue;
             }
             if opts.constrain && !spacing_ok(&bytes, &engine.token_bytes(t)) {
