@@ -243,12 +243,22 @@ fn a_function_is_not_its_own_body() {
     }
 }
 
+/// Each of `prefixes` is kept at a hole of each type of `kept_at` (the program `at(type)`)
+/// exactly where that type says.
+fn assert_kept_by_type(at: &dyn Fn(&str) -> String, kept_at: &[(&str, bool)], prefixes: &[&str]) {
+    for (ty, kept) in kept_at {
+        for (prefix, ok) in verdicts(&at(ty), prefixes) {
+            assert_eq!(ok, *kept, "`{prefix}` at a hole of type {ty}");
+        }
+    }
+}
+
 /// A record literal opening the fill stands for a dictionary, or for the record type it is
 /// expected to have: where neither can go, it is refused at its first field.
 #[test]
 fn a_record_literal_is_refused_where_no_dictionary_can_go() {
     let at = |ty: &str| format!("type P = P {{ x: i32 }}\n\nlet v : {ty} = ? in v\n");
-    for (ty, kept) in [
+    let kept_at = [
         ("i32", false),
         ("P", false),
         ("Array i32", false),
@@ -256,12 +266,8 @@ fn a_record_literal_is_refused_where_no_dictionary_can_go() {
         ("bool", false),
         ("List (Dict i32)", true),
         ("{ n: i32 }", true),
-    ] {
-        for prefix in ["{ n = 1", "{ n = 1, m = 2,"] {
-            let (_, ok) = verdicts(&at(ty), &[prefix]).remove(0);
-            assert_eq!(ok, kept, "`{prefix}` at a hole of type {ty}");
-        }
-    }
+    ];
+    assert_kept_by_type(&at, &kept_at, &["{ n = 1", "{ n = 1, m = 2,"]);
     // A constructor's record, in brackets or not, is checked field by field.
     let (_, ok) = verdicts(&at("P"), &["P ({ x = 1"]).remove(0);
     assert!(ok, "`P ({{ x = 1` refused");
@@ -272,19 +278,15 @@ fn a_record_literal_is_refused_where_no_dictionary_can_go() {
 #[test]
 fn a_brace_is_refused_where_no_dictionary_or_record_fits() {
     let at = |ty: &str| format!("type P = P {{ x: string }}\n\nlet v : {ty} = ? in v\n");
-    for (ty, kept) in [
+    let kept_at = [
         ("i32 -> i32", false),
         ("Option i32", false),
         ("P", true),
         ("Dict i32", true),
         ("i32", false),
         ("{ n: i32 }", true),
-    ] {
-        for prefix in ["{", "{ p", "({ _x1"] {
-            let (_, ok) = verdicts(&at(ty), &[prefix]).remove(0);
-            assert_eq!(ok, kept, "`{prefix}` at a hole of type {ty}");
-        }
-    }
+    ];
+    assert_kept_by_type(&at, &kept_at, &["{", "{ p", "({ _x1"]);
     // An update is a record, or a field of one (`{ q with { .. } }.x`).
     let (_, ok) = verdicts(&at("i32"), &["{ q with"]).remove(0);
     assert!(!ok, "`{{ q with` at an i32");

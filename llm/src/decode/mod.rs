@@ -85,18 +85,6 @@ pub struct Sample {
     pub backtracks: usize,
 }
 
-impl Sample {
-    /// Log-probability per token, the ranking key (longer fills are not penalised for
-    /// their length).
-    pub fn mean_logprob(&self) -> f64 {
-        if self.tokens == 0 {
-            self.logprob
-        } else {
-            self.logprob / self.tokens as f64
-        }
-    }
-}
-
 /// The constraint layers of one sample.
 pub struct Layers<'a, 'db> {
     /// The grammar, fresh (nothing consumed) for this sample.
@@ -149,11 +137,7 @@ pub fn decode(
                 return Ok(sample);
             }
         }
-        bytes.extend_from_slice(&engine.token_bytes(t));
-        sample.logprob += f64::from(lp);
-        sample.tokens += 1;
-        sample.decoded += 1;
-        engine.append(t)?;
+        write(engine, t, lp, &mut bytes, &mut sample)?;
     }
     let seeded = bytes.len();
     while sample.tokens < opts.max_tokens {
@@ -282,11 +266,7 @@ pub fn decode(
             logprob: sample.logprob,
             excluded: std::mem::take(&mut excluded),
         });
-        bytes.extend_from_slice(&engine.token_bytes(t));
-        sample.logprob += f64::from(log_probs[t as usize]);
-        sample.tokens += 1;
-        sample.decoded += 1;
-        engine.append(t)?;
+        write(engine, t, log_probs[t as usize], &mut bytes, &mut sample)?;
         // A small model that has fallen into a loop stays in it until the budget runs
         // out; the tokens are better spent on another sample.
         if repeating(&bytes) {
@@ -301,6 +281,22 @@ pub fn decode(
         text.trim_end().to_string()
     };
     Ok(sample)
+}
+
+/// Token `t`, of log-probability `lp`, written: onto the text, the sample's counts and the
+/// engine's context.
+fn write(
+    engine: &mut dyn Engine,
+    t: Token,
+    lp: f32,
+    bytes: &mut Vec<u8>,
+    sample: &mut Sample,
+) -> Result<(), EngineError> {
+    bytes.extend_from_slice(&engine.token_bytes(t));
+    sample.logprob += f64::from(lp);
+    sample.tokens += 1;
+    sample.decoded += 1;
+    engine.append(t)
 }
 
 /// With `REX_FILL_TRACE` set, each step goes to stderr: the text so far, the model's most

@@ -380,9 +380,9 @@ pub fn closing_where(prefix: &str, fill_may_be_record: bool) -> Option<Closing> 
                 closers,
             });
         }
-        if brace_hole.is_some_and(|b| b >= at) {
-            brace_hole = None;
-        }
+        // A kept annotation starts before every brace cut above (`rewritten`), so a
+        // brace's `?` lies inside it and goes with it.
+        brace_hole = None;
         text.truncate(at);
         text.truncate(text.trim_end().len());
         next = Next::Any;
