@@ -1,5 +1,6 @@
 //! `rex playground` driven through the real binary: it serves a built site on localhost
-//! with the content types browsers require, and nothing outside the site.
+//! with the content types browsers require, the built book under `/book/` (or a page saying
+//! how to build it), and nothing outside the two.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -14,8 +15,16 @@ struct Served {
     dir: PathBuf,
 }
 
+/// A built book's stand-in: an index and one chapter, as `mdbook build` lays them out.
+const BOOK_INDEX: &str = "<!doctype html><title>Rex book</title><a href=\"tour.html\">Tour</a>";
+
 impl Served {
     fn start() -> Served {
+        Served::start_with_book(|_| None)
+    }
+
+    /// `book` makes the book directory to pass as `--book` (inside the site's temp dir).
+    fn start_with_book(book: impl Fn(&PathBuf) -> Option<PathBuf>) -> Served {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "rex-cli-playground-{}-{}",
@@ -26,9 +35,13 @@ impl Served {
         std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").expect("write");
         std::fs::write(dir.join("main.js"), "export {};").expect("write");
         std::fs::write(dir.join("pkg/x.wasm"), b"\0asm\x01\0\0\0").expect("write");
+        // Without a book of its own, a directory where none is built.
+        let book = book(&dir).unwrap_or_else(|| dir.join("no-book"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_rex"))
             .args(["playground", "--port", "0", "--dir"])
             .arg(&dir)
+            .arg("--book")
+            .arg(&book)
             .stdout(Stdio::piped())
             .spawn()
             .expect("start rex playground");
@@ -144,4 +157,58 @@ fn a_missing_site_is_a_clear_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("run playground/build.sh"), "{stderr}");
+}
+
+#[test]
+fn serves_the_built_book_under_book() {
+    let site = Served::start_with_book(|dir| {
+        let book = dir.join("book-build");
+        std::fs::create_dir_all(book.join("css")).expect("create book dir");
+        std::fs::write(book.join("index.html"), BOOK_INDEX).expect("write");
+        std::fs::write(book.join("tour.html"), "<p>tour</p>").expect("write");
+        std::fs::write(book.join("css/book.css"), "body {}").expect("write");
+        Some(book)
+    });
+    let (status, headers, body) = site.get("/book/");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(headers.contains("Content-Type: text/html"), "{headers}");
+    assert_eq!(body, BOOK_INDEX.as_bytes());
+
+    let (status, _, body) = site.get("/book/tour.html");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert_eq!(body, b"<p>tour</p>");
+    let (_, headers, _) = site.get("/book/css/book.css");
+    assert!(headers.contains("Content-Type: text/css"), "{headers}");
+
+    // Without the slash, the book's relative links would miss: a redirect adds it.
+    let (status, headers, _) = site.get("/book");
+    assert_eq!(status, "HTTP/1.1 301 Moved Permanently");
+    assert!(headers.contains("Location: /book/"), "{headers}");
+
+    // The playground itself is still at the root, and nothing escapes the book.
+    let (status, _, _) = site.get("/");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    for path in [
+        "/book/../index.html",
+        "/book/%2e%2e/main.js",
+        "/book/missing.html",
+    ] {
+        let (status, _, _) = site.get(path);
+        assert_eq!(status, "HTTP/1.1 404 Not Found", "{path}");
+    }
+}
+
+#[test]
+fn an_unbuilt_book_is_a_page_saying_how_to_build_it() {
+    let site = Served::start();
+    for path in ["/book/", "/book/tour.html"] {
+        let (status, headers, body) = site.get(path);
+        assert_eq!(status, "HTTP/1.1 404 Not Found", "{path}");
+        assert!(headers.contains("Content-Type: text/html"), "{headers}");
+        let page = String::from_utf8_lossy(&body);
+        assert!(page.contains("bash scripts/mdbook.sh build"), "{page}");
+    }
+    // The server is still up and serving the playground.
+    let (status, _, _) = site.get("/main.js");
+    assert_eq!(status, "HTTP/1.1 200 OK");
 }

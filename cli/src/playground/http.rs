@@ -1,5 +1,5 @@
-//! The little HTTP/1.1 the playground needs: GET and HEAD of static files under one root,
-//! one request per connection, content types that browsers insist on (`application/wasm`
+//! The little HTTP/1.1 the playground needs: GET and HEAD of static files under a root,
+//! redirects, one request per connection, content types that browsers insist on (`application/wasm`
 //! for streaming compilation, `text/javascript` for module scripts).
 
 use std::io::{self, Read, Write};
@@ -19,6 +19,8 @@ pub struct Response {
     content_type: &'static str,
     body: Vec<u8>,
     head_only: bool,
+    /// The `Location` of a redirect.
+    location: Option<&'static str>,
 }
 
 /// Reads the request head; `Err` carries the status to answer with.
@@ -113,24 +115,10 @@ pub fn content_type(path: &Path) -> &'static str {
     }
 }
 
-pub fn respond(root: &Path, request: &Request) -> Response {
-    let Some(file) = resolve(root, &request.path) else {
-        return Response::error(404);
-    };
-    match std::fs::read(&file) {
-        Ok(body) => Response {
-            status: 200,
-            content_type: content_type(&file),
-            body,
-            head_only: request.head_only,
-        },
-        Err(_) => Response::error(404),
-    }
-}
-
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        301 => "Moved Permanently",
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
@@ -140,12 +128,48 @@ fn reason(status: u16) -> &'static str {
 }
 
 impl Response {
+    /// The file `request` names under `root`, or 404.
+    pub fn file(root: &Path, request: &Request) -> Response {
+        let Some(file) = resolve(root, &request.path) else {
+            return Response::error(404);
+        };
+        match std::fs::read(&file) {
+            Ok(body) => Response {
+                status: 200,
+                content_type: content_type(&file),
+                body,
+                head_only: request.head_only,
+                location: None,
+            },
+            Err(_) => Response::error(404),
+        }
+    }
+
     pub fn error(status: u16) -> Response {
         Response {
             status,
             content_type: "text/plain; charset=utf-8",
             body: format!("{status} {}\n", reason(status)).into_bytes(),
             head_only: false,
+            location: None,
+        }
+    }
+
+    /// A page of our own, with its status.
+    pub fn html(status: u16, page: &str, head_only: bool) -> Response {
+        Response {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: page.as_bytes().to_vec(),
+            head_only,
+            location: None,
+        }
+    }
+
+    pub fn redirect(location: &'static str) -> Response {
+        Response {
+            location: Some(location),
+            ..Response::error(301)
         }
     }
 
@@ -155,10 +179,14 @@ impl Response {
         } else {
             ""
         };
+        let location = self
+            .location
+            .map(|l| format!("Location: {l}\r\n"))
+            .unwrap_or_default();
         write!(
             out,
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n{allow}\
+             Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n{allow}{location}\
              Connection: close\r\n\r\n",
             self.status,
             reason(self.status),
