@@ -56,7 +56,9 @@ fn repo_path(span: &str) -> Option<&str> {
     let plain = span
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c));
-    let outside = span.starts_with('/') || span.starts_with("../") || span.starts_with('.') && !span.starts_with(".ci");
+    let outside = span.starts_with('/')
+        || span.starts_with("../")
+        || span.starts_with('.') && !span.starts_with(".ci");
     (plain && span.contains('/') && !outside).then_some(span)
 }
 
@@ -73,7 +75,13 @@ fn ignored(root: &Path) -> Vec<String> {
 /// Every folder of the repository, relative, with `/` separators.
 fn folders(root: &Path) -> BTreeSet<String> {
     let listed = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(root)
         .output()
         .ok()
@@ -108,7 +116,7 @@ fn walk(root: &Path, rel: &Path, ignored: &[String], out: &mut BTreeSet<String>)
         }
         let path = rel.join(entry.file_name());
         let name = path.to_string_lossy().replace('\\', "/");
-        if name == ".git" || ignored.iter().any(|i| *i == name) {
+        if name == ".git" || ignored.contains(&name) {
             continue;
         }
         out.insert(name);
@@ -174,10 +182,7 @@ fn the_code_map_names_every_folder_that_must_be_mapped() {
 
 #[test]
 fn code_spans_and_paths_are_read_as_meant() {
-    assert_eq!(
-        code_spans("a `x/y/` b `z` c `unclosed"),
-        vec!["x/y/", "z"]
-    );
+    assert_eq!(code_spans("a `x/y/` b `z` c `unclosed"), vec!["x/y/", "z"]);
     assert_eq!(repo_path("compiler/src/db.rs"), Some("compiler/src/db.rs"));
     assert_eq!(repo_path(".ci/run"), Some(".ci/run"));
     assert_eq!(repo_path("../shared/conformance/"), None);
