@@ -205,16 +205,16 @@ fn editors_chapter_samples_are_real() {
     let chapter_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/editors.md");
     let chapter = std::fs::read_to_string(chapter_path).expect("book/src/editors.md");
     let blocks = fences(&chapter);
-    let program = &blocks
+    let at = blocks
         .iter()
-        .find(|(info, _)| info == "rex")
-        .expect("the pH program")
-        .1;
-    // The `rex ide` samples (the server's `initializationOptions` example is tested with
-    // the server, in `modules.rs`).
-    let samples: Vec<Value> = blocks
+        .position(|(info, _)| info == "rex")
+        .expect("the pH program");
+    let program = &blocks[at].1;
+    // The `rex ide` samples: the JSON blocks after the program (the editor configurations
+    // before it are tested with the server, in `modules.rs`).
+    let samples: Vec<Value> = blocks[at..]
         .iter()
-        .filter(|(info, body)| info == "json" && !body.contains("includePaths"))
+        .filter(|(info, _)| info == "json")
         .map(|(_, body)| serde_json::from_str(body).expect("a JSON sample"))
         .collect();
     let file = TempFile::new("ph.rex", program);
