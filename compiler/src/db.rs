@@ -9,7 +9,8 @@ use crate::check::{check_item, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
 use crate::syntax::ast::ItemKind;
-use crate::syntax::parser::{parse_text, ParsedFile};
+use crate::syntax::layout::Origin;
+use crate::syntax::parser::{self, ParsedFile, ParsedPiece};
 use salsa::Setter;
 
 /// The prelude's source, embedded at build time.
@@ -38,33 +39,160 @@ pub struct Prelude {
     pub include_roots: Vec<String>,
 }
 
-/// One top-level item of a file, by position.
+/// The text of one piece of a file (see `syntax::parser`) and where it starts: the key its
+/// parse is kept under. Equal text at an equal origin is one piece wherever it stands, so
+/// an edit re-parses only the pieces whose text it changed.
 #[salsa::interned(debug)]
+pub struct PieceText<'db> {
+    #[returns(ref)]
+    pub text: String,
+    #[returns(copy)]
+    pub origin: Origin,
+}
+
+/// One piece parsed (position-free items, piece-relative diagnostics).
+#[salsa::tracked(returns(ref))]
+pub fn parse_piece<'db>(db: &'db dyn salsa::Database, piece: PieceText<'db>) -> ParsedPiece {
+    parser::parse_piece(piece.text(db), piece.origin(db))
+}
+
+/// One top-level item of a file. Its identity is its kind and name (`fn area`,
+/// `instance Show`, the result expression), with salsa's count of earlier items of the same
+/// kind and name to tell those apart, so it keeps its identity, and the queries kept for it,
+/// when items are inserted or removed above it. Where its syntax is and where it stands are
+/// tracked fields: a query that reads only the syntax is not re-run when the item moves.
+#[salsa::tracked(debug)]
 pub struct ItemKey<'db> {
     #[returns(copy)]
     pub file: SourceFile,
+    #[returns(ref)]
+    pub label: String,
+    /// The piece that holds the item's syntax, and the item's place among its items.
+    #[tracked]
+    #[returns(copy)]
+    pub piece: PieceText<'db>,
+    #[tracked]
+    #[returns(copy)]
+    pub nth: u32,
+    /// The item's index among its file's items.
+    #[tracked]
     #[returns(copy)]
     pub index: u32,
+    /// Byte offset of the item's first token in the file.
+    #[tracked]
+    #[returns(copy)]
+    pub offset: u32,
 }
 
-/// The syntax tree of a file and its syntax diagnostics.
+/// A file's items and its syntax diagnostics (absolute spans, source order).
+#[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FileSyntax<'db> {
+    pub items: Vec<ItemKey<'db>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Cuts a file into pieces, parses each (reusing every piece whose text is unchanged) and
+/// names its items.
+#[salsa::tracked(returns(ref))]
+pub fn file_syntax(db: &dyn salsa::Database, file: SourceFile) -> FileSyntax<'_> {
+    let text = file.text(db);
+    let split = parser::split(text);
+    let mut items = Vec::new();
+    let mut results = Vec::new();
+    let mut diagnostics = split.diagnostics;
+    for piece in &split.pieces {
+        let at = piece.span.start;
+        let key = PieceText::new(db, piece.text(text).to_string(), piece.origin);
+        let parsed = parse_piece(db, key);
+        diagnostics.extend(
+            parsed
+                .diagnostics
+                .iter()
+                .map(|d| d.clone().shifted(at as i64)),
+        );
+        for (nth, item) in parsed.items.iter().enumerate() {
+            let offset = at + parsed.offsets[nth];
+            results.push((
+                parser::counts_as_result(item, parsed.clean[nth]),
+                item.span.shift(offset as i64),
+            ));
+            let index = items.len() as u32;
+            items.push(ItemKey::new(
+                db,
+                file,
+                item.label(),
+                key,
+                nth as u32,
+                index,
+                offset,
+            ));
+        }
+    }
+    diagnostics.extend(parser::second_results(results));
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    FileSyntax { items, diagnostics }
+}
+
+/// A file's items in source order. Unchanged (and so not invalidating what reads it) while
+/// no item is inserted, removed or renamed.
+#[salsa::tracked(returns(ref))]
+pub fn file_items(db: &dyn salsa::Database, file: SourceFile) -> Vec<ItemKey<'_>> {
+    file_syntax(db, file).items.clone()
+}
+
+/// The item at `index` among `file`'s items.
+pub fn item_key(db: &dyn salsa::Database, file: SourceFile, index: usize) -> Option<ItemKey<'_>> {
+    file_items(db, file).get(index).copied()
+}
+
+/// The syntax tree of a file and its syntax diagnostics, assembled from its pieces.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
-    parse_text(file.text(db))
+    let syntax = file_syntax(db, file);
+    let items = syntax
+        .items
+        .iter()
+        .filter_map(|key| {
+            let mut item = item_syntax(db, *key)?.clone();
+            item.offset = key.offset(db);
+            Some(item)
+        })
+        .collect();
+    ParsedFile {
+        items,
+        diagnostics: syntax.diagnostics.clone(),
+    }
 }
 
-/// One item's syntax, position-free: its `offset` is zeroed, so the value compares equal
-/// after an edit elsewhere in the file moves the item, and the queries that read it (above
-/// all `item_types`) are reused. Everything inside an item is item-relative already; to
-/// make a span absolute, use the item from `parse`.
-#[salsa::tracked(returns(ref))]
-pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Option<Item> {
-    let mut item = parse(db, key.file(db))
+/// One item's syntax, position-free (`offset` 0): everything inside an item is
+/// item-relative, so it is equal after an edit elsewhere in the file moves the item, and
+/// the queries that read it (above all `item_types`) are reused. To make a span absolute,
+/// add `key.offset(db)`.
+pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Option<&'db Item> {
+    parse_piece(db, key.piece(db))
         .items
-        .get(key.index(db) as usize)
-        .cloned()?;
-    item.offset = 0;
-    Some(item)
+        .get(key.nth(db) as usize)
+}
+
+/// The module paths of every `import` of `file`, in source order (see `modules::imports`),
+/// without assembling the whole syntax tree.
+#[salsa::tracked(returns(ref))]
+pub fn file_imports(db: &dyn salsa::Database, file: SourceFile) -> Vec<Vec<String>> {
+    file_items(db, file)
+        .iter()
+        .filter_map(|key| match &item_syntax(db, *key)?.kind {
+            ItemKind::Import(decl) => Some(crate::modules::segments(decl)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What of an item the program's environment is built from: its syntax without the
+/// bodies of functions and instance methods (see `Item::declaration`). Equal after an
+/// edit inside a body, so the environment is not rebuilt.
+#[salsa::tracked(returns(ref))]
+pub fn item_declaration<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Item {
+    item_syntax(db, key).map_or_else(Item::unreadable, Item::declaration)
 }
 
 /// The environments of the program rooted at `file`: its own and one per module its
@@ -90,10 +218,13 @@ impl ProgramInfo {
 #[salsa::tracked(returns(ref))]
 pub fn program(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> ProgramInfo {
     let prelude_items = &parse(db, prelude.file(db)).items;
-    let items = &parse(db, file).items;
-    let (program, modules) = load_program(db, prelude, file);
+    let items: Vec<Item> = file_items(db, file)
+        .iter()
+        .map(|key| item_declaration(db, *key).clone())
+        .collect();
+    let (program, modules) = load_program(db, prelude, file, &items);
     ProgramInfo {
-        env: build_program(prelude_items, items, &program),
+        env: build_program(prelude_items, &items, &program),
         modules,
     }
 }
@@ -108,6 +239,7 @@ fn load_program<'db>(
     db: &'db dyn salsa::Database,
     prelude: Prelude,
     file: SourceFile,
+    items: &[Item],
 ) -> (Program<'db>, Vec<(String, SourceFile)>) {
     let available = prelude.modules(db);
     let roots = prelude.include_roots(db);
@@ -145,7 +277,7 @@ fn load_program<'db>(
         }
         links
     };
-    let imports = links_of(file.path(db), &parse(db, file).items, &mut loaded);
+    let imports = links_of(file.path(db), items, &mut loaded);
     let mut module_links = Vec::new();
     let mut next = 0;
     while next < loaded.len() {
@@ -233,22 +365,17 @@ fn collect_diagnostics(
     file: SourceFile,
     env: &Env,
 ) -> Vec<Diagnostic> {
-    let parsed = parse(db, file);
-    let mut out = parsed.diagnostics.clone();
+    let syntax = file_syntax(db, file);
+    let mut out = syntax.diagnostics.clone();
     for (index, d) in &env.diagnostics {
-        if let Some(item) = parsed.items.get(*index as usize) {
-            let mut d = d.clone();
-            d.span = item.abs(d.span);
-            out.push(d);
+        if let Some(key) = syntax.items.get(*index as usize) {
+            out.push(d.clone().shifted(key.offset(db) as i64));
         }
     }
-    for (index, item) in parsed.items.iter().enumerate() {
-        let key = ItemKey::new(db, file, index as u32);
-        for d in &item_types_in(db, prelude, root, key).diagnostics {
-            let mut d = d.clone();
-            d.span = item.abs(d.span);
-            out.push(d);
-        }
+    for key in &syntax.items {
+        let offset = key.offset(db) as i64;
+        let types = item_types_in(db, prelude, root, *key);
+        out.extend(types.diagnostics.iter().map(|d| d.clone().shifted(offset)));
     }
     out.sort_by_key(|d| (d.span.start, d.span.end));
     out
@@ -394,13 +521,12 @@ pub fn file_holes(
     prelude: Prelude,
     file: SourceFile,
 ) -> Vec<crate::check::HoleInfo> {
-    let parsed = parse(db, file);
     let mut out = Vec::new();
-    for (index, item) in parsed.items.iter().enumerate() {
-        let key = ItemKey::new(db, file, index as u32);
-        for h in &item_types(db, prelude, key).holes {
+    for key in file_items(db, file) {
+        let offset = key.offset(db) as i64;
+        for h in &item_types(db, prelude, *key).holes {
             let mut h = h.clone();
-            h.span = item.abs(h.span);
+            h.span = h.span.shift(offset);
             out.push(h);
         }
     }
@@ -432,7 +558,7 @@ pub fn types_at(db: &Database, file: SourceFile, offset: usize) -> Option<TypesA
         .filter(|(_, e)| e.span.touches(rel))
         .min_by_key(|(_, e)| e.span.len())?
         .0;
-    let key = ItemKey::new(db, file, index as u32);
+    let key = item_key(db, file, index)?;
     let types = item_types(db, db.prelude(), key);
     let inferred = types.expr_types.get(smallest)?.to_string();
     let expected = types

@@ -245,4 +245,16 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// The diagnostic with every span it carries moved by `delta` bytes (from item- or
+    /// piece-relative to absolute).
+    pub fn shifted(mut self, delta: i64) -> Diagnostic {
+        self.span = self.span.shift(delta);
+        if let DiagnosticData::UnexpectedToken { skipped, .. } = &mut self.data {
+            for s in skipped {
+                *s = s.shift(delta);
+            }
+        }
+        self
+    }
 }

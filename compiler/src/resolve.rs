@@ -443,7 +443,6 @@ impl Resolver<'_> {
 #[salsa::tracked(returns(ref))]
 pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db>) -> ItemNames {
     crate::db::item_syntax(db, key)
-        .as_ref()
         .map(resolve_item)
         .unwrap_or_default()
 }

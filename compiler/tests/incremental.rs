@@ -107,3 +107,94 @@ fn editing_a_module_function_body_re_infers_that_item_only() {
         "only `second` is re-inferred"
     );
 }
+
+/// How many times each query ran since the last call, by name (`item_types_in`, ...).
+fn executed_by_query(log: &Arc<Mutex<Vec<String>>>) -> std::collections::BTreeMap<String, usize> {
+    let mut log = log.lock().unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for line in log.drain(..) {
+        let name = line.split('(').next().unwrap_or_default().to_string();
+        *out.entry(name).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The queries a body edit must re-run: the item's parse, declaration and inference, and
+/// the file-wide ones that cut the text into pieces and gather the diagnostics.
+fn assert_only_the_edited_item_reran(ran: &std::collections::BTreeMap<String, usize>) {
+    let per_item = ["parse_piece", "item_declaration", "item_types_in"];
+    let file_wide = ["file_syntax", "file_items", "file_diagnostics"];
+    for (query, n) in ran {
+        if per_item.contains(&query.as_str()) {
+            assert_eq!(*n, 1, "{query} ran for more than the edited item: {ran:?}");
+        } else {
+            assert!(
+                file_wide.contains(&query.as_str()),
+                "{query} ran after a body edit: {ran:?}"
+            );
+        }
+    }
+    assert_eq!(ran.get("parse_piece"), Some(&1), "{ran:?}");
+    assert_eq!(ran.get("item_types_in"), Some(&1), "{ran:?}");
+}
+
+#[test]
+fn a_body_edit_reparses_and_reinfers_that_item_only_also_after_an_insertion_above() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let mut text = String::new();
+    for i in 0..50 {
+        text.push_str(&format!(
+            "fn f{i} : i32 -> i32 = \\x ->\n  let y = x + {i} in\n  y * 2\n\n"
+        ));
+    }
+    text.push_str("f49 1\n");
+    let file = db.add_file("many.rex", text.clone());
+    assert!(db.diagnostics(file).iter().all(|d| !d.is_error()));
+    executed_by_query(&log);
+
+    // One character inside the body of `f30`.
+    let edited = text.replace("x + 30 in", "x + 31 in");
+    file.set_text(&mut db).to(edited.clone());
+    assert!(db.diagnostics(file).iter().all(|d| !d.is_error()));
+    assert_only_the_edited_item_reran(&executed_by_query(&log));
+
+    // A new declaration above every other item: it is parsed (the only new piece) and the
+    // program's environment is rebuilt, since a name was added; no other item is parsed
+    // again.
+    let inserted = format!("fn g : i32 -> i32 = \\x -> x\n\n{edited}");
+    file.set_text(&mut db).to(inserted.clone());
+    let errors: Vec<_> = db
+        .diagnostics(file)
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let ran = executed_by_query(&log);
+    assert_eq!(ran.get("parse_piece"), Some(&1), "{ran:?}");
+
+    // After it, a body edit again re-runs that item alone, now at its new place.
+    let again = inserted.replace("x + 10 in", "x + 11 in");
+    file.set_text(&mut db).to(again.clone());
+    let diagnostics = db.diagnostics(file).to_vec();
+    assert!(diagnostics.iter().all(|d| !d.is_error()));
+    assert_only_the_edited_item_reran(&executed_by_query(&log));
+
+    // The reused items' results are at the right places: a type error in the last item is
+    // reported where it now stands.
+    let broken = again.replace("x + 45 in", "x + \"s\" in");
+    file.set_text(&mut db).to(broken.clone());
+    let errors: Vec<_> = db
+        .diagnostics(file)
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    assert_only_the_edited_item_reran(&executed_by_query(&log));
+    let at = broken.find("\"s\"").unwrap() as u32;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].span.start <= at && at < errors[0].span.end,
+        "{errors:?}"
+    );
+}

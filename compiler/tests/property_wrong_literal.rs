@@ -16,7 +16,7 @@ use common::conformance_dir;
 use std::path::{Path, PathBuf};
 
 use rex_compiler::check::ItemTypes;
-use rex_compiler::db::{file_holes, item_types, parse, Database, ItemKey, SourceFile};
+use rex_compiler::db::{file_holes, file_items, item_key, item_types, parse, Database, SourceFile};
 use rex_compiler::syntax::ast::ExprKind;
 use rex_compiler::types::Ty;
 use salsa::Setter;
@@ -83,7 +83,10 @@ fn qualifies(ty: &Ty) -> bool {
 fn candidates(db: &Database, file: SourceFile) -> Vec<Candidate> {
     let mut out = Vec::new();
     for (index, item) in parse(db, file).items.iter().enumerate() {
-        let types = item_types(db, db.prelude(), ItemKey::new(db, file, index as u32));
+        let Some(key) = item_key(db, file, index) else {
+            continue;
+        };
+        let types = item_types(db, db.prelude(), key);
         for (id, expr) in item.arena.exprs.iter().enumerate() {
             if !matches!(
                 expr.kind,
@@ -142,8 +145,9 @@ fn wrong_type(ty: &Ty) -> &'static str {
 }
 
 fn all_item_types(db: &Database, file: SourceFile) -> Vec<ItemTypes> {
-    (0..parse(db, file).items.len())
-        .map(|i| item_types(db, db.prelude(), ItemKey::new(db, file, i as u32)).clone())
+    file_items(db, file)
+        .iter()
+        .map(|key| item_types(db, db.prelude(), *key).clone())
         .collect()
 }
 

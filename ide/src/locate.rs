@@ -2,7 +2,7 @@
 //! smallest expression there, and that expression's parents.
 
 use rex_compiler::check::ItemTypes;
-use rex_compiler::db::{item_types, parse, Database, ItemKey, SourceFile};
+use rex_compiler::db::{item_key, item_types, parse, Database, SourceFile};
 use rex_compiler::syntax::ast::{ExprId, ExprKind, Item};
 use rex_compiler::syntax::parser::ParsedFile;
 use rex_compiler::{LineIndex, Position, Span};
@@ -62,9 +62,9 @@ impl<'db> Document<'db> {
         self.parsed().items.get(index)
     }
 
-    pub fn item_types(&self, index: usize) -> &'db ItemTypes {
-        let key = ItemKey::new(self.db, self.file, index as u32);
-        item_types(self.db, self.db.prelude(), key)
+    pub fn item_types(&self, index: usize) -> Option<&'db ItemTypes> {
+        let key = item_key(self.db, self.file, index)?;
+        Some(item_types(self.db, self.db.prelude(), key))
     }
 
     /// The text of an item as a standalone source: its first line padded to the column it
@@ -99,7 +99,7 @@ impl<'db> Located<'db> {
         Some(Located {
             index,
             item,
-            types: doc.item_types(index),
+            types: doc.item_types(index)?,
             rel,
             expr: smallest_expr_at(item, rel),
         })

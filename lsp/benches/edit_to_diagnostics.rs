@@ -1,5 +1,6 @@
 //! The language server's path from a keystroke to new diagnostics, in process: a
-//! one-character incremental `didChange` in one `fn` body of a generated 1,000-line file,
+//! one-character incremental `didChange` in one `fn` body of a generated 1,000-line and
+//! 10,000-line file,
 //! applied to the server's workspace, then the document's diagnostics converted to LSP.
 //! Prints medians, and the ratio to checking the same text cold; no assertions (machines
 //! are noisy, compare figures side by side).
@@ -12,15 +13,15 @@ use rex_lsp::convert;
 use rex_lsp::workspace::Workspace;
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
-const FUNCTIONS: usize = 143;
+/// About 1,000 and 10,000 lines.
+const SIZES: [usize; 2] = [143, 1430];
 const RUNS: usize = 101;
 const URI: &str = "file:///bench.rex";
 
-/// About 1,000 lines: `FUNCTIONS` eight-line `fn`s calling their predecessor, then a
-/// result expression.
-fn program() -> String {
+/// `functions` seven-line `fn`s calling their predecessor, then a result expression.
+fn program(functions: usize) -> String {
     let mut s = String::new();
-    for i in 0..FUNCTIONS {
+    for i in 0..functions {
         let callee = if i == 0 {
             "x".to_string()
         } else {
@@ -30,7 +31,7 @@ fn program() -> String {
             "fn step_{i} : i32 -> i32 = \\x ->\n  let y = {callee} + {i} in\n  let label = if y > 100 then \"big\" else \"small\" in\n  match (Some y)\n    when Some v -> v * 2\n    when None -> 0\n\n"
         ));
     }
-    s.push_str(&format!("step_{} 1\n", FUNCTIONS - 1));
+    s.push_str(&format!("step_{} 1\n", functions - 1));
     s
 }
 
@@ -44,9 +45,16 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let text = program();
+    for functions in SIZES {
+        run(functions);
+        println!();
+    }
+}
+
+fn run(functions: usize) {
+    let text = program(functions);
     let lines = text.lines().count();
-    // The `2` of `+ 62` in `step_62`, in the middle of the file.
+    // The `2` of `+ 62` in `step_62`.
     let needle = "step_61 x + 62 in";
     let call = text.find(needle).expect("the edited line");
     let digit = call + "step_61 x + 6".len();
@@ -99,7 +107,7 @@ fn main() {
         colds.push(t.elapsed());
     }
 
-    // The part of a re-check that salsa cannot reuse today: parsing the whole file again.
+    // For comparison: parsing the whole file (a re-check re-parses only the edited item).
     let mut parses = Vec::new();
     for _ in 0..11 {
         let t = Instant::now();
@@ -127,7 +135,7 @@ fn main() {
 
     let edit = median(edits);
     let cold = median(colds);
-    println!("edit_to_diagnostics: {lines} lines, {FUNCTIONS} fns");
+    println!("edit_to_diagnostics: {lines} lines, {functions} fns");
     println!("  first open + diagnostics      {:8.3} ms", ms(cold_open));
     println!("  cold check (median of 5)      {:8.3} ms", ms(cold));
     println!(

@@ -12,8 +12,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rex_compiler::db::{module_diagnostics, parse, Database, SourceFile};
-use rex_compiler::modules::{candidates, imports};
+use rex_compiler::db::{file_imports, module_diagnostics, Database, SourceFile};
+use rex_compiler::modules::candidates;
 use rex_compiler::{Diagnostic, LineIndex, Position, Span};
 use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent};
 
@@ -106,7 +106,7 @@ impl Workspace {
             }
         };
         let path = file.path(&self.db).clone();
-        let imports = imports(&parse(&self.db, file).items);
+        let imports = file_imports(&self.db, file).clone();
         self.docs.insert(
             uri.to_string(),
             Document {
@@ -151,7 +151,7 @@ impl Workspace {
         doc.index = index;
         let file = doc.file;
         set_text(&mut self.db, file, text);
-        let new_imports = imports(&parse(&self.db, file).items);
+        let new_imports = file_imports(&self.db, file).clone();
         let Some(doc) = self.docs.get_mut(uri) else {
             return Vec::new();
         };
@@ -271,10 +271,7 @@ impl Workspace {
                     continue;
                 }
                 if let Some(file) = self.db.module_file(&module) {
-                    pending.push((
-                        module,
-                        rex_compiler::modules::imports(&parse(&self.db, file).items),
-                    ));
+                    pending.push((module, file_imports(&self.db, file).clone()));
                 }
             }
         }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::check::{FileRef, ItemRef};
 use crate::db::{
-    item_types_in, parse, prelude_env, prelude_types, program, Database, ItemKey, SourceFile,
+    item_key, item_types_in, parse, prelude_env, prelude_types, program, Database, SourceFile,
 };
 use crate::span::Span;
 use lower::{ItemInput, Lowerer};
@@ -153,7 +153,9 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
             continue;
         };
         for (i, item) in parse(db, source).items.iter().enumerate() {
-            let key = ItemKey::new(db, source, i as u32);
+            let Some(key) = item_key(db, source, i) else {
+                continue;
+            };
             inputs.push(ItemInput {
                 item,
                 types: item_types_in(db, prelude, file, key),

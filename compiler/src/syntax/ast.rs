@@ -212,6 +212,20 @@ pub struct Arena {
 }
 
 impl Arena {
+    /// The outermost constructor or name of a type (`List` for `List (Option a)`, `i32`,
+    /// `->`, `()`, `{}`).
+    pub fn type_head(&self, id: TypeId) -> String {
+        match &self.ty(id).kind {
+            TypeKind::Name(n) => n.clone(),
+            TypeKind::Con(path) => path.name.text.clone(),
+            TypeKind::App(f, _) => self.type_head(*f),
+            TypeKind::Arrow(..) => "->".to_string(),
+            TypeKind::Tuple(_) => "()".to_string(),
+            TypeKind::Record(_) => "{}".to_string(),
+            TypeKind::Error => String::new(),
+        }
+    }
+
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id.index()]
     }
@@ -238,6 +252,80 @@ impl Item {
     /// An item-relative span made absolute.
     pub fn abs(&self, span: Span) -> Span {
         span.shift(self.offset as i64)
+    }
+
+    /// An item that could not be read at all, with nothing in it.
+    pub fn unreadable() -> Item {
+        Item {
+            kind: ItemKind::Error,
+            offset: 0,
+            span: Span::default(),
+            arena: Arena::default(),
+        }
+    }
+
+    /// What names the item among its file's items: its kind and declared name (`fn area`,
+    /// `instance Show List`, `import a.b`, `expression`).
+    pub fn label(&self) -> String {
+        let named = |kind: &str, name: &str| format!("{kind} {name}");
+        match &self.kind {
+            ItemKind::Fn(d) => named("fn", &d.name.text),
+            ItemKind::Type(d) => named("type", &d.name.text),
+            ItemKind::Class(d) => named("class", &d.name.text),
+            ItemKind::Instance(d) => {
+                let heads: Vec<String> = d.args.iter().map(|a| self.arena.type_head(*a)).collect();
+                named(
+                    "instance",
+                    &format!("{} {}", d.class.name.text, heads.join(" ")),
+                )
+            }
+            ItemKind::Import(d) => {
+                let path: Vec<&str> = d.path.iter().map(|n| n.text.as_str()).collect();
+                named("import", &path.join("."))
+            }
+            ItemKind::Expr(_) => "expression".to_string(),
+            ItemKind::Error => "unreadable".to_string(),
+        }
+    }
+
+    /// The item without what the program's environment never reads: the bodies of
+    /// functions and instance methods, patterns, and the extent of items that have a body.
+    /// Equal before and after an edit inside a body. Every body becomes one placeholder
+    /// expression (a result expression's keeps its span: a module reports it).
+    pub fn declaration(&self) -> Item {
+        let placeholder = |span: Span| Expr {
+            kind: ExprKind::Hole(None),
+            span,
+        };
+        let mut kind = self.kind.clone();
+        let (expr, span) = match &mut kind {
+            ItemKind::Fn(d) => {
+                d.body = ExprId(0);
+                (placeholder(Span::default()), Span::default())
+            }
+            ItemKind::Instance(d) => {
+                for m in &mut d.methods {
+                    m.body = ExprId(0);
+                }
+                (placeholder(Span::default()), Span::default())
+            }
+            ItemKind::Expr(e) => {
+                let span = self.arena.expr(*e).span;
+                *e = ExprId(0);
+                (placeholder(span), Span::default())
+            }
+            _ => (placeholder(Span::default()), self.span),
+        };
+        Item {
+            kind,
+            offset: 0,
+            span,
+            arena: Arena {
+                exprs: vec![expr],
+                pats: Vec::new(),
+                types: self.arena.types.clone(),
+            },
+        }
     }
 }
 

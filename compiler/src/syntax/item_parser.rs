@@ -306,15 +306,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
     reported.extend(last);
     let grammar: Vec<Diagnostic> = deduplicate(reported)
         .into_iter()
-        .map(|mut d| {
-            d.span = d.span.shift(shift);
-            if let DiagnosticData::UnexpectedToken { skipped, .. } = &mut d.data {
-                for s in skipped {
-                    *s = s.shift(shift);
-                }
-            }
-            d
-        })
+        .map(|d| d.shifted(shift))
         .collect();
     let deepest = [
         ("expressions", arena.max_expr_depth()),

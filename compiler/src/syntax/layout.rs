@@ -67,14 +67,36 @@ pub struct Chunk<'a> {
     pub stray: Vec<usize>,
 }
 
+/// Where a text to be laid out sits in its file: a file's own text starts at the start of a
+/// line, and a piece cut from a file (see `parser::split`) wherever its first token stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// The byte column of the text's first byte in its file's line.
+    pub col: u32,
+    /// The column that counts as 0: the file's first token's. `None` for a whole file, whose
+    /// first token sets it.
+    pub base: Option<u32>,
+    /// Whether the text's first token is the first of its line in the file.
+    pub line_start: bool,
+}
+
+impl Origin {
+    /// A whole file.
+    pub const FILE: Origin = Origin {
+        col: 0,
+        base: None,
+        line_start: true,
+    };
+}
+
 /// Gives every token its line and column, in one pass over the text. Columns are relative
-/// to the first token's.
-pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
+/// to the base column (see `Origin`); lines to the text's first.
+pub fn place<'a>(text: &str, tokens: &[Token<'a>], origin: Origin) -> Vec<Laid<'a>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(tokens.len());
     let (mut pos, mut line, mut line_begin) = (0usize, 0u32, 0usize);
-    let mut prev_line = u32::MAX;
-    let mut base: Option<usize> = None;
+    let mut prev_line = if origin.line_start { u32::MAX } else { 0 };
+    let mut base: Option<usize> = origin.base.map(|b| b as usize);
     for tok in tokens {
         let start = (tok.span.start as usize).min(bytes.len());
         while pos < start {
@@ -84,7 +106,7 @@ pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
             }
             pos += 1;
         }
-        let col = start - line_begin;
+        let col = start - line_begin + if line == 0 { origin.col as usize } else { 0 };
         let base = *base.get_or_insert(col);
         out.push(Laid {
             token: *tok,
@@ -97,22 +119,48 @@ pub fn place<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Laid<'a>> {
     out
 }
 
-/// Groups a file's tokens into items by the layout rules.
-pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
-    struct Open<'a> {
-        group: Group<'a>,
+/// The base column of a file's layout (its first token's column), 0 for a file without
+/// tokens.
+pub fn base_column(text: &str, tokens: &[Token<'_>]) -> u32 {
+    tokens.first().map_or(0, |t| {
+        let start = (t.span.start as usize).min(text.len());
+        let line_begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        (start - line_begin) as u32
+    })
+}
+
+/// Groups laid-out tokens into items by the layout rules.
+pub fn group<'a>(laid: Vec<Laid<'a>>) -> Vec<Group<'a>> {
+    bounds(&laid)
+        .into_iter()
+        .map(|b| Group {
+            tokens: laid[b.tokens].to_vec(),
+            tentative: b.tentative,
+        })
+        .collect()
+}
+
+/// Where one group lies among the laid-out tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub tokens: std::ops::Range<usize>,
+    pub tentative: bool,
+}
+
+/// The layout rules: where each item's group begins and ends among the tokens.
+pub fn bounds(tokens: &[Laid<'_>]) -> Vec<Bounds> {
+    struct Open {
+        start: usize,
+        tentative: bool,
         is_decl: bool,
         body_col: Option<u32>,
         depth: usize,
     }
-    let mut groups: Vec<Group<'a>> = Vec::new();
-    let mut current: Option<Open<'a>> = None;
-    for laid in place(text, tokens) {
+    let mut groups: Vec<Bounds> = Vec::new();
+    let mut current: Option<Open> = None;
+    for (i, laid) in tokens.iter().enumerate() {
         let starts_decl = laid.token.tok.starts_declaration();
-        let after_pub = current
-            .as_ref()
-            .and_then(|open| open.group.tokens.last())
-            .is_some_and(|prev| prev.token.tok == Tok::Pub);
+        let after_pub = current.is_some() && tokens[i - 1].token.tok == Tok::Pub;
         let boundary = match &current {
             None => Some(false),
             Some(_) if starts_decl && !after_pub => Some(false),
@@ -136,13 +184,14 @@ pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
             // A dedented piece of a declaration still ends at the next line in column 1.
             let inherited = tentative && current.as_ref().is_some_and(|open| open.is_decl);
             if let Some(done) = current.take() {
-                groups.push(done.group);
+                groups.push(Bounds {
+                    tokens: done.start..i,
+                    tentative: done.tentative,
+                });
             }
             current = Some(Open {
-                group: Group {
-                    tokens: Vec::new(),
-                    tentative,
-                },
+                start: i,
+                tentative,
                 is_decl: starts_decl || inherited,
                 body_col: None,
                 depth: 0,
@@ -158,10 +207,12 @@ pub fn group<'a>(text: &str, tokens: &[Token<'a>]) -> Vec<Group<'a>> {
             } else if laid.token.tok.closes() {
                 open.depth = open.depth.saturating_sub(1);
             }
-            open.group.tokens.push(laid);
         }
     }
-    groups.extend(current.map(|open| open.group));
+    groups.extend(current.map(|open| Bounds {
+        tokens: open.start..tokens.len(),
+        tentative: open.tentative,
+    }));
     groups
 }
 

@@ -1,11 +1,19 @@
-//! The parser driver: lex, split into items, parse each with the grammar, and turn every
-//! recovered error into a diagnostic. Parsing is total: any text gives a list of items.
+//! The parser driver: lex, split the file into pieces, parse each piece on its own (split
+//! into items with the grammar), and turn every recovered error into a diagnostic. Parsing
+//! is total: any text gives a list of items.
+//!
+//! A *piece* is a layout group and the tentative groups after it (see `layout.rs`): the
+//! parse of a piece depends on its text and where it starts (`Origin`) and on nothing else
+//! in the file, so the database parses each piece once and re-parses after an edit only
+//! the pieces whose text changed (`db::parse_piece`). `parse_text` goes the same way, so
+//! the two cannot disagree.
 
 use super::ast::{Item, ItemKind};
 use super::item_parser::{parse_item, ParsedItem};
-use super::layout::{self, Group, Laid};
+use super::layout::{self, Group, Laid, Origin};
 use super::lexer;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::span::Span;
 
 pub use super::item_parser::MAX_EXPR_DEPTH;
 
@@ -16,22 +24,120 @@ pub struct ParsedFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-pub fn parse_text(text: &str) -> ParsedFile {
-    let (tokens, mut diagnostics) = lexer::lex(text);
+/// A piece of a file that parses on its own: its text's span and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub span: Span,
+    pub origin: Origin,
+}
+
+/// A file cut into pieces, and the lexer's diagnostics (absolute spans).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    pub pieces: Vec<Piece>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One piece parsed: its items (position-free: `offset` 0), where each starts in the piece,
+/// whether each parsed without a diagnostic, and the diagnostics (piece-relative spans).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedPiece {
+    pub items: Vec<Item>,
+    pub offsets: Vec<u32>,
+    pub clean: Vec<bool>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Cuts a file into pieces: lexes it and groups its tokens by the layout rules.
+pub fn split(text: &str) -> Split {
+    let (tokens, diagnostics) = lexer::lex(text);
+    let base = layout::base_column(text, &tokens);
+    let laid = layout::place(text, &tokens, Origin::FILE);
+    let mut pieces: Vec<Piece> = Vec::new();
+    for group in layout::bounds(&laid) {
+        let (Some(first), Some(last)) = (
+            laid.get(group.tokens.start),
+            group.tokens.end.checked_sub(1).and_then(|i| laid.get(i)),
+        ) else {
+            continue;
+        };
+        let span = first.token.span.cover(last.token.span);
+        match pieces.last_mut() {
+            Some(piece) if group.tentative => piece.span = piece.span.cover(span),
+            _ => {
+                let start = span.start as usize;
+                let line_begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                pieces.push(Piece {
+                    span,
+                    origin: Origin {
+                        col: (start - line_begin) as u32,
+                        base: Some(base),
+                        line_start: first.line_start,
+                    },
+                });
+            }
+        }
+    }
+    Split {
+        pieces,
+        diagnostics,
+    }
+}
+
+/// Parses the text of one piece, cut from its file where `origin` says.
+pub fn parse_piece(text: &str, origin: Origin) -> ParsedPiece {
+    // The file's lexer reported this text's faults already.
+    let (tokens, _) = lexer::lex(text);
     let mut parsed: Vec<ParsedItem<'_>> = Vec::new();
-    for group in layout::group(text, &tokens) {
+    for group in layout::group(layout::place(text, &tokens, origin)) {
         parse_group(group, &mut parsed);
     }
-    let mut items = Vec::with_capacity(parsed.len());
-    let mut clean = Vec::with_capacity(parsed.len());
+    let mut piece = ParsedPiece {
+        items: Vec::with_capacity(parsed.len()),
+        offsets: Vec::with_capacity(parsed.len()),
+        clean: Vec::with_capacity(parsed.len()),
+        diagnostics: Vec::new(),
+    };
     for p in parsed {
-        clean.push(p.is_clean());
-        diagnostics.extend(p.diagnostics);
-        items.push(p.item);
+        piece.clean.push(p.is_clean());
+        piece.diagnostics.extend(p.diagnostics);
+        let mut item = p.item;
+        piece.offsets.push(std::mem::take(&mut item.offset));
+        piece.items.push(item);
     }
-    check_result_expressions(&items, &clean, &mut diagnostics);
+    piece
+}
+
+/// A whole file parsed: the same pieces, parsed the same way, as the database does it.
+pub fn parse_text(text: &str) -> ParsedFile {
+    let split = split(text);
+    let mut items = Vec::new();
+    let mut clean = Vec::new();
+    let mut diagnostics = split.diagnostics;
+    for piece in &split.pieces {
+        let parsed = parse_piece(piece.text(text), piece.origin);
+        let at = piece.span.start;
+        diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.shifted(at as i64)));
+        clean.extend(parsed.clean);
+        for (mut item, offset) in parsed.items.into_iter().zip(parsed.offsets) {
+            item.offset = at + offset;
+            items.push(item);
+        }
+    }
+    let results = items
+        .iter()
+        .zip(&clean)
+        .map(|(item, clean)| (counts_as_result(item, *clean), item.abs(item.span)));
+    diagnostics.extend(second_results(results));
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     ParsedFile { items, diagnostics }
+}
+
+impl Piece {
+    /// The piece's text in its file's text.
+    pub fn text<'t>(&self, file_text: &'t str) -> &'t str {
+        &file_text[self.span.start as usize..self.span.end as usize]
+    }
 }
 
 /// How many other ways of cutting a broken group into items are tried before its errors are
@@ -175,21 +281,26 @@ impl Resplitter {
     }
 }
 
-/// A program has at most one result expression. Broken text that happens to read as an
-/// expression (a stray bracket, a declaration that lost its keyword) already has its own
-/// diagnostic and does not count as a result.
-fn check_result_expressions(items: &[Item], clean: &[bool], diags: &mut Vec<Diagnostic>) {
-    let mut seen = false;
-    for (item, clean) in items.iter().zip(clean) {
-        if let (ItemKind::Expr(_), true) = (&item.kind, clean) {
-            if seen {
-                diags.push(Diagnostic::error(
-                    Code::MisplacedExpression,
-                    item.span.shift(item.offset as i64),
-                    "a program has one result expression; this is a second one",
-                ));
-            }
-            seen = true;
-        }
-    }
+/// Whether an item counts as the program's result expression: broken text that happens to
+/// read as an expression (a stray bracket, a declaration that lost its keyword) already has
+/// its own diagnostic and does not.
+pub fn counts_as_result(item: &Item, clean: bool) -> bool {
+    clean && matches!(item.kind, ItemKind::Expr(_))
+}
+
+/// A program has at most one result expression: a diagnostic on each after the first, given
+/// every item's `counts_as_result` and absolute span in source order.
+pub fn second_results(items: impl IntoIterator<Item = (bool, Span)>) -> Vec<Diagnostic> {
+    items
+        .into_iter()
+        .filter(|(result, _)| *result)
+        .skip(1)
+        .map(|(_, span)| {
+            Diagnostic::error(
+                Code::MisplacedExpression,
+                span,
+                "a program has one result expression; this is a second one",
+            )
+        })
+        .collect()
 }

@@ -3,7 +3,7 @@
 //! completion, signature help, navigation).
 
 use rex_compiler::check::{Env, ItemTypes};
-use rex_compiler::db::{item_types, parse, program_env, Database, ItemKey, SourceFile};
+use rex_compiler::db::{item_key, item_types, parse, program_env, Database, ItemKey, SourceFile};
 use rex_compiler::resolve::{item_names, ItemNames};
 use rex_compiler::syntax::ast::{ExprId, Item};
 use rex_compiler::Span;
@@ -50,7 +50,7 @@ pub fn item_at(db: &Database, file: SourceFile, offset: usize) -> Option<ItemAt<
     Some(ItemAt {
         index,
         item,
-        key: ItemKey::new(db, file, index as u32),
+        key: item_key(db, file, index)?,
         rel: offset.checked_sub(item.offset as usize)?,
     })
 }
@@ -73,11 +73,13 @@ pub fn items(db: &Database, file: SourceFile) -> impl Iterator<Item = ItemAt<'_>
         .items
         .iter()
         .enumerate()
-        .map(move |(index, item)| ItemAt {
-            index,
-            item,
-            key: ItemKey::new(db, file, index as u32),
-            rel: 0,
+        .filter_map(move |(index, item)| {
+            Some(ItemAt {
+                index,
+                item,
+                key: item_key(db, file, index)?,
+                rel: 0,
+            })
         })
 }
 

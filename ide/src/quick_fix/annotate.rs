@@ -28,7 +28,9 @@ pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
         return;
     };
     let rel = d.span.shift(-(item.offset as i64));
-    let types = doc.item_types(index);
+    let Some(types) = doc.item_types(index) else {
+        return;
+    };
     // The diagnostic is on an expression, or on the name of a binding.
     let (ty, binding) = match expr_with_span(item, rel) {
         Some(e) => (types.expr_types.get(e.index()), false),

@@ -24,7 +24,9 @@ pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
             let Some(e) = expr_with_span(item, rel) else {
                 return;
             };
-            let types = doc.item_types(index);
+            let Some(types) = doc.item_types(index) else {
+                return;
+            };
             let (Some(found), Some(Some(expected))) = (
                 types.expr_types.get(e.index()),
                 types.expected.get(e.index()),
