@@ -3,6 +3,7 @@
 //! `if` or `match` branch, a `let` body) replaces its caller's frame, and deep non-tail
 //! recursion grows heap stacks up to a limit that stops it with a clear error.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -16,6 +17,9 @@ use super::RunError;
 
 /// Steps between two looks at the gas budget and the interrupt flag.
 const CHECK_EVERY: u32 = 1 << 14;
+
+/// How deep natives on quick operands nest and still count as quick.
+const QUICK_DEPTH: u32 = 3;
 
 /// At most this many reached holes keep their environment (the rest are counted).
 pub const MAX_RECORDED_HOLES: usize = 1000;
@@ -351,29 +355,107 @@ impl<'p> Machine<'p> {
     fn quick(&self, prog: &Program, id: CodeId) -> Option<Value> {
         match &prog.code[id as usize] {
             Code::Method { dict, method, .. } => self.cached_method(dict, *method),
+            Code::Literal { dict, values, .. } => self.known_literal(dict, values),
             _ => self.peek(prog, id).cloned(),
         }
     }
 
     /// A method already computed for the dictionary `dict` names (no machine step).
+    #[inline]
     fn cached_method(&self, dict: &DictCode, method: u32) -> Option<Value> {
-        if let DictCode::Build { .. } = dict {
-            return None;
+        match dict {
+            DictCode::Build { .. } => None,
+            DictCode::Super { .. } => {
+                let d = self.dict(dict)?;
+                d.methods.get(method as usize)?.get().cloned()
+            }
+            _ => {
+                let d = self.dict_ref(dict)?;
+                d.methods.get(method as usize)?.get().cloned()
+            }
         }
-        let d = self.dict(dict)?;
-        d.methods.get(method as usize)?.get().cloned()
     }
 
-    /// Like `quick`, and also a native applied to quick operands (`n - 1`, `n < 2`).
+    /// The dictionary a `Static` or `At` code names, borrowed (`None` for the others, and
+    /// where no dictionary could be supplied).
+    #[inline]
+    fn dict_ref<'a>(&'a self, dict: &'a DictCode) -> Option<&'a Rc<Dict>> {
+        match dict {
+            DictCode::Static(d) => d.as_ref(),
+            DictCode::At(loc) => {
+                let at = match loc {
+                    Loc::Local(i) => self.bp + *i as usize,
+                    Loc::Capture(i) => self.cp + *i as usize,
+                };
+                match self.locals.get(at) {
+                    Some(Value::Dict(d)) => d.as_ref(),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A literal whose dictionary is at hand and names a primitive numeric type it fits.
+    #[inline]
+    fn known_literal(&self, dict: &DictCode, values: &[Option<Value>]) -> Option<Value> {
+        let d = self.dict_ref(dict)?;
+        let k = (*self.numeric.get(d.instance as usize)?)?;
+        values.get(k as usize)?.clone()
+    }
+
+    /// Like `quick`, and also a native applied to quick operands (`n - 1`, `n < 2`,
+    /// `(x * 7) % 1000`: natives nest up to `QUICK_DEPTH` deep).
     #[inline(always)]
     fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, RunError>> {
+        self.quick_at(prog, id, QUICK_DEPTH)
+    }
+
+    fn quick_at(&self, prog: &Program, id: CodeId, depth: u32) -> Option<Result<Value, RunError>> {
         match &prog.code[id as usize] {
             Code::Prim2(p, a, b) => {
-                let a = self.peek(prog, *a)?;
-                let b = self.peek(prog, *b)?;
-                Some(natives::binary(*p, a, b))
+                let a = match self.quick_arg(prog, *a, depth)? {
+                    Ok(a) => a,
+                    Err(e) => return Some(Err(e)),
+                };
+                let b = match self.quick_arg(prog, *b, depth)? {
+                    Ok(b) => b,
+                    Err(e) => return Some(Err(e)),
+                };
+                Some(natives::binary(*p, &a, &b))
+            }
+            Code::Prim1(p, a) => {
+                let a = match self.quick_arg(prog, *a, depth)? {
+                    Ok(a) => a,
+                    Err(e) => return Some(Err(e)),
+                };
+                Some(natives::unary(*p, &a, self.list))
             }
             _ => self.quick(prog, id).map(Ok),
+        }
+    }
+
+    /// An operand of a quick native: a variable or constant by reference, or (while
+    /// `depth` lasts) a quick native's result. Evaluating it has no effect but its value,
+    /// or the error the machine would stop at in the same order.
+    #[inline(always)]
+    fn quick_arg<'a>(
+        &'a self,
+        prog: &'a Program,
+        id: CodeId,
+        depth: u32,
+    ) -> Option<Result<Cow<'a, Value>, RunError>> {
+        if let Some(v) = self.peek(prog, id) {
+            return Some(Ok(Cow::Borrowed(v)));
+        }
+        match &prog.code[id as usize] {
+            Code::Prim2(..) | Code::Prim1(..) if depth > 0 => self
+                .quick_at(prog, id, depth - 1)
+                .map(|r| r.map(Cow::Owned)),
+            Code::Literal { dict, values, .. } => {
+                self.known_literal(dict, values).map(|v| Ok(Cow::Owned(v)))
+            }
+            _ => None,
         }
     }
 
