@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-WORKLOADS = ["fib", "merge_sort", "queens", "pipeline"]
+WORKLOADS = ["fib", "merge_sort", "queens", "pipeline", "mvu_update", "dict_strings"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
