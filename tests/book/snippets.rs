@@ -15,7 +15,12 @@
 //! * `rex,file=NAME.rex`: a module that the chapter's later snippets import, written as
 //!   `NAME.rex` beside them; `rex check` finds no error in it.
 //!
+//! Any of them may add `as=NAME.rex`, a name by which other tests find the program (the
+//! semantic loop chapter's JSON samples are replayed against the programs so named).
 //! Each chapter's snippets run in order in one scratch directory, as `example.rex`.
+
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -38,18 +43,21 @@ pub struct Snippet {
     pub body: String,
     /// The `output` block right after the snippet, if there is one.
     pub output: Option<String>,
+    /// The `as=NAME.rex` of its fence.
+    pub name: Option<String>,
 }
 
 /// The file every snippet is written to in its chapter's scratch directory.
 pub const SNIPPET_FILE: &str = "example.rex";
 
-struct Fence {
-    line: usize,
-    info: String,
-    body: String,
+/// A fenced block: the line of its opening fence (1-based), its info string and its text.
+pub struct Fence {
+    pub line: usize,
+    pub info: String,
+    pub body: String,
 }
 
-fn fences(markdown: &str) -> Vec<Fence> {
+pub fn fences(markdown: &str) -> Vec<Fence> {
     let mut blocks = Vec::new();
     let mut open: Option<Fence> = None;
     for (index, line) in markdown.lines().enumerate() {
@@ -72,42 +80,55 @@ fn fences(markdown: &str) -> Vec<Fence> {
     blocks
 }
 
-fn kind(info: &str) -> Option<Result<Kind, String>> {
-    let (language, marker) = match info.split_once(',') {
-        Some((language, marker)) => (language, Some(marker.trim())),
-        None => (info, None),
-    };
-    if language.trim() != "rex" {
+/// A `.rex` file name that stays inside the scratch directory.
+fn file_name(name: &str) -> Result<String, String> {
+    let plain = name.ends_with(".rex")
+        && name != SNIPPET_FILE
+        && !name.starts_with(['.', '/'])
+        && !name.contains("..");
+    if plain {
+        Ok(name.to_string())
+    } else {
+        Err(format!("`{name}` is not a plain .rex file name"))
+    }
+}
+
+fn code(text: &str) -> Result<String, String> {
+    let valid = text.len() == 5
+        && text.starts_with(['E', 'W', 'I'])
+        && text[1..].chars().all(|c| c.is_ascii_digit());
+    valid
+        .then(|| text.to_string())
+        .ok_or_else(|| format!("`{text}` is not a diagnostic code"))
+}
+
+/// The kind and the `as=` name of a `rex` fence; `None` for other languages.
+fn kind(info: &str) -> Option<Result<(Kind, Option<String>), String>> {
+    let mut parts = info.split(',').map(str::trim);
+    if parts.next() != Some("rex") {
         return None;
     }
-    let code = |rest: &str| {
-        let valid = rest.len() == 5
-            && rest.starts_with(['E', 'W', 'I'])
-            && rest[1..].chars().all(|c| c.is_ascii_digit());
-        valid
-            .then(|| rest.to_string())
-            .ok_or_else(|| format!("`{rest}` is not a diagnostic code"))
+    let mut kind = None;
+    let mut name = None;
+    let mut set = |k: Kind| match kind.replace(k) {
+        None => Ok(()),
+        Some(_) => Err(format!("more than one check in `{info}`")),
     };
-    Some(match marker {
-        None => Ok(Kind::Run { holes: false }),
-        Some("holes") => Ok(Kind::Run { holes: true }),
-        Some("check-only") => Ok(Kind::CheckOnly),
-        Some(m) if m.starts_with("fails=") => code(&m["fails=".len()..]).map(Kind::Fails),
-        Some(m) if m.starts_with("reports=") => code(&m["reports=".len()..]).map(Kind::Reports),
-        Some(m) if m.starts_with("file=") => {
-            let name = &m["file=".len()..];
-            let plain = name.ends_with(".rex")
-                && name != SNIPPET_FILE
-                && !name.starts_with(['.', '/'])
-                && !name.contains("..");
-            if plain {
-                Ok(Kind::File(name.to_string()))
-            } else {
-                Err(format!("`{name}` is not a module file name"))
-            }
+    for part in parts {
+        let step = match part.split_once('=') {
+            None if part == "holes" => set(Kind::Run { holes: true }),
+            None if part == "check-only" => set(Kind::CheckOnly),
+            Some(("fails", c)) => code(c).and_then(|c| set(Kind::Fails(c))),
+            Some(("reports", c)) => code(c).and_then(|c| set(Kind::Reports(c))),
+            Some(("file", f)) => file_name(f).and_then(|f| set(Kind::File(f))),
+            Some(("as", n)) => file_name(n).map(|n| name = Some(n)),
+            _ => Err(format!("unknown snippet marker `{part}` in `{info}`")),
+        };
+        if let Err(e) = step {
+            return Some(Err(e));
         }
-        Some(m) => Err(format!("unknown snippet marker `rex,{m}`")),
-    })
+    }
+    Some(Ok((kind.unwrap_or(Kind::Run { holes: false }), name)))
 }
 
 /// The snippets of one chapter, in order; `Err` names a fence with an unknown marker.
@@ -118,7 +139,7 @@ pub fn snippets(markdown: &str) -> Result<Vec<Snippet>, String> {
         let Some(kind) = kind(&fence.info) else {
             continue;
         };
-        let kind = kind.map_err(|e| format!("line {}: {e}", fence.line))?;
+        let (kind, name) = kind.map_err(|e| format!("line {}: {e}", fence.line))?;
         let output = blocks
             .get(i + 1)
             .filter(|next| next.info == "output")
@@ -128,6 +149,7 @@ pub fn snippets(markdown: &str) -> Result<Vec<Snippet>, String> {
             kind,
             body: fence.body.clone(),
             output,
+            name,
         });
     }
     Ok(found)
