@@ -34,6 +34,20 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
     };
 
     let mut db = Database::new();
+    let status = check_sources(&mut db, sources, args, color);
+    // The process ends right after: freeing the database's caches would only cost time (a
+    // seventh of the check of a 10,000-line file).
+    std::mem::forget(db);
+    status
+}
+
+/// Checks `sources` (and the modules they import) in `db`, and writes the report.
+fn check_sources(
+    db: &mut Database,
+    sources: Vec<(String, String)>,
+    args: &CheckArgs,
+    color: ColorMode,
+) -> Status {
     let roots = crate::modules::roots(&args.include);
     let modules = crate::modules::load(&sources, &roots);
     db.set_modules(modules, roots);
@@ -46,8 +60,8 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
     let mut imported: Vec<FileReport> = Vec::new();
     for (path, text) in sources {
         let file = db.add_file(path, text);
-        imported.extend(rex_ide::report::module_reports(&db, file, &mut seen));
-        reports.push(FileReport::of(&db, file));
+        imported.extend(rex_ide::report::module_reports(db, file, &mut seen));
+        reports.push(FileReport::of(db, file));
     }
     reports.extend(imported);
 

@@ -180,10 +180,7 @@ pub fn item_syntax<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Opti
 pub fn file_imports(db: &dyn salsa::Database, file: SourceFile) -> Vec<Vec<String>> {
     file_items(db, file)
         .iter()
-        .filter_map(|key| match &item_syntax(db, *key)?.kind {
-            ItemKind::Import(decl) => Some(crate::modules::segments(decl)),
-            _ => None,
-        })
+        .filter_map(|key| crate::modules::import_path(item_syntax(db, *key)?))
         .collect()
 }
 

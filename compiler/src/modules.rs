@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::syntax::ast::{ImportDecl, Item, ItemKind};
-use crate::syntax::parser::parse_text;
+use crate::syntax::parser;
 
 /// At most this many module files are loaded for one program (a guard against runaway
 /// import graphs).
@@ -23,14 +23,27 @@ pub fn segments(decl: &ImportDecl) -> Vec<String> {
     decl.path.iter().map(|n| n.text.clone()).collect()
 }
 
-/// The module paths of every `import` among `items`, in source order.
-pub fn imports(items: &[Item]) -> Vec<Vec<String>> {
-    items
+/// The module path of an `import` item.
+pub fn import_path(item: &Item) -> Option<Vec<String>> {
+    match &item.kind {
+        ItemKind::Import(decl) => Some(segments(decl)),
+        _ => None,
+    }
+}
+
+/// The module paths of every `import` of a file's text, in source order. Only the pieces
+/// that can hold an import are parsed: `import` and `pub` always begin a piece (see
+/// `syntax::layout`), so an import item is never inside another.
+pub fn imports_in(text: &str) -> Vec<Vec<String>> {
+    parser::split(text)
+        .pieces
         .iter()
-        .filter_map(|item| match &item.kind {
-            ItemKind::Import(decl) => Some(segments(decl)),
-            _ => None,
+        .filter(|piece| {
+            let piece_text = piece.text(text);
+            piece_text.starts_with("import") || piece_text.starts_with("pub")
         })
+        .flat_map(|piece| parser::parse_piece(piece.text(text), piece.origin).items)
+        .filter_map(|item| import_path(&item))
         .collect()
 }
 
@@ -48,7 +61,7 @@ pub fn load(
     let mut unreadable: HashSet<String> = HashSet::new();
     let mut pending: Vec<(String, String)> = sources.to_vec();
     while let Some((path, text)) = pending.pop() {
-        for import in imports(&parse_text(&text).items) {
+        for import in imports_in(&text) {
             for candidate in candidates(&path, &import, include_roots) {
                 if loaded.contains_key(&candidate) {
                     break;
