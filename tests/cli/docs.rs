@@ -166,6 +166,33 @@ fn every_diagnostic_code_has_an_example_in_the_reference_chapter() {
     }
 }
 
+/// Every chapter file is in the book's table of contents, and every entry there exists.
+#[test]
+fn summary_lists_every_chapter() {
+    let summary = read("book/src/SUMMARY.md");
+    let listed: Vec<&str> = summary
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+        .collect();
+    let dir = repo().join("book/src");
+    for target in &listed {
+        assert!(
+            dir.join(target).is_file(),
+            "SUMMARY.md lists missing {target}"
+        );
+    }
+    for entry in std::fs::read_dir(&dir).expect("book/src").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") && name != "SUMMARY.md" {
+            assert!(
+                listed.contains(&name.as_str()),
+                "SUMMARY.md does not list {name}"
+            );
+        }
+    }
+}
+
 #[test]
 fn cli_chapter_sample_outputs_are_real() {
     let chapter = read("book/src/cli.md");
