@@ -16,8 +16,8 @@ use rex_compiler::syntax::token::Tok;
 use rex_compiler::types::{Pred, Ty, TypePrinter};
 use rex_compiler::Span;
 
-use crate::editor::locate::{self, is_internal, item_at, item_at_or_before, ItemAt};
 use crate::editor::symbol::local_ty;
+use crate::locate::{self, is_internal, item_at, item_at_or_before, ItemAt};
 use fit::FitScope;
 
 /// At most this many items are returned (the list is then marked incomplete).

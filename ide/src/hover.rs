@@ -8,8 +8,8 @@ use rex_compiler::syntax::ast::{ExprKind, ItemKind};
 use rex_compiler::types::{Ty, TypePrinter};
 use rex_compiler::Span;
 
-use crate::editor::locate::{self, item_at, ItemAt};
 use crate::editor::symbol::{global_type, local_type, symbol_at, Symbol};
+use crate::locate::{self, item_at, ItemAt};
 
 /// How many in-scope values a hole's hover lists.
 pub const MAX_HOVER_CONTEXT: usize = 12;

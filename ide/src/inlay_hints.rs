@@ -5,8 +5,8 @@ use rex_compiler::resolve::LocalKind;
 use rex_compiler::types::{Ty, TypePrinter};
 use rex_compiler::Span;
 
-use crate::editor::locate::items;
 use crate::editor::symbol::let_scheme;
+use crate::locate::items;
 
 /// A label shown at `offset` (absolute): right after a binder, `: type`.
 #[derive(Clone, Debug, PartialEq, Eq)]

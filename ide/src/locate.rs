@@ -1,8 +1,12 @@
-//! From an LSP position to the syntax and types under it: the item that holds it, the
-//! smallest expression there, and that expression's parents.
+//! The one locator: from a byte offset of a file to what lies there (the top-level item
+//! that holds it, its cached types and names, the smallest expression there and that
+//! expression's parents). Every feature finds its item here: the editor features (hover,
+//! completion, signature help, navigation) through `item_at`, the assists through a
+//! `Document`, which adds the file's line index for the front doors' positions.
 
-use rex_compiler::check::ItemTypes;
-use rex_compiler::db::{item_key, item_types, parse, Database, SourceFile};
+use rex_compiler::check::{Env, ItemTypes};
+use rex_compiler::db::{item_key, item_types, parse, program_env, Database, ItemKey, SourceFile};
+use rex_compiler::resolve::{item_names, ItemNames};
 use rex_compiler::syntax::ast::{ExprId, ExprKind, Item};
 use rex_compiler::syntax::parser::ParsedFile;
 use rex_compiler::{LineIndex, Position, Span};
@@ -38,24 +42,9 @@ impl<'db> Document<'db> {
         self.lines.position(self.text, offset)
     }
 
-    /// The item at `offset`: the one whose text touches it, else the nearest one.
+    /// The index of the item at `offset`: the one whose text touches it, else the nearest.
     pub fn item_at(&self, offset: usize) -> Option<usize> {
-        let items = &self.parsed().items;
-        if let Some(i) = items.iter().position(|it| it.abs(it.span).touches(offset)) {
-            return Some(i);
-        }
-        items
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, it)| {
-                let s = it.abs(it.span);
-                if offset < s.start as usize {
-                    s.start as usize - offset
-                } else {
-                    offset.saturating_sub(s.end as usize)
-                }
-            })
-            .map(|(i, _)| i)
+        item_near(self.db, self.file, offset).map(|at| at.index)
     }
 
     pub fn item(&self, index: usize) -> Option<&'db Item> {
@@ -93,15 +82,13 @@ pub struct Located<'db> {
 
 impl<'db> Located<'db> {
     pub fn at(doc: &Document<'db>, offset: usize) -> Option<Located<'db>> {
-        let index = doc.item_at(offset)?;
-        let item = doc.item(index)?;
-        let rel = offset.saturating_sub(item.offset as usize);
+        let at = item_near(doc.db, doc.file, offset)?;
         Some(Located {
-            index,
-            item,
-            types: doc.item_types(index)?,
-            rel,
-            expr: smallest_expr_at(item, rel),
+            index: at.index,
+            item: at.item,
+            types: at.types(doc.db),
+            rel: at.rel,
+            expr: at.smallest_expr(),
         })
     }
 
@@ -154,4 +141,119 @@ pub fn expr_with_span(item: &Item, span: Span) -> Option<ExprId> {
         .iter()
         .position(|e| e.span == span)
         .map(|i| ExprId(i as u32))
+}
+
+/// A top-level item of a file, with the offset translated into the item's coordinates.
+pub struct ItemAt<'db> {
+    pub index: usize,
+    pub item: &'db Item,
+    pub key: ItemKey<'db>,
+    /// The offset, relative to the item's start.
+    pub rel: usize,
+}
+
+impl<'db> ItemAt<'db> {
+    pub fn types(&self, db: &'db Database) -> &'db ItemTypes {
+        item_types(db, db.prelude(), self.key)
+    }
+
+    pub fn names(&self, db: &'db Database) -> &'db ItemNames {
+        item_names(db, self.key)
+    }
+
+    /// An item-relative span made absolute.
+    pub fn abs(&self, span: Span) -> Span {
+        self.item.abs(span)
+    }
+
+    /// The smallest expression touching the offset; one that contains it wins a tie with
+    /// one that merely ends there.
+    pub fn smallest_expr(&self) -> Option<ExprId> {
+        smallest_expr_at(self.item, self.rel)
+    }
+}
+
+/// The item whose text holds (or ends at) `offset`; the one that holds it wins.
+pub fn item_at(db: &Database, file: SourceFile, offset: usize) -> Option<ItemAt<'_>> {
+    let items = &parse(db, file).items;
+    let touching = |i: &&Item| i.abs(i.span).touches(offset);
+    let (index, item) = items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| touching(i))
+        .min_by_key(|(_, i)| !i.abs(i.span).contains(offset))?;
+    Some(ItemAt {
+        index,
+        item,
+        key: item_key(db, file, index)?,
+        rel: offset.checked_sub(item.offset as usize)?,
+    })
+}
+
+/// The item whose text touches `offset` (the first such), else the nearest one: where a
+/// diagnostic or a position between items belongs.
+pub fn item_near(db: &Database, file: SourceFile, offset: usize) -> Option<ItemAt<'_>> {
+    let items = &parse(db, file).items;
+    let index = match items.iter().position(|it| it.abs(it.span).touches(offset)) {
+        Some(i) => i,
+        None => {
+            items
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, it)| {
+                    let s = it.abs(it.span);
+                    if offset < s.start as usize {
+                        s.start as usize - offset
+                    } else {
+                        offset.saturating_sub(s.end as usize)
+                    }
+                })?
+                .0
+        }
+    };
+    let item = &items[index];
+    Some(ItemAt {
+        index,
+        item,
+        key: item_key(db, file, index)?,
+        rel: offset.saturating_sub(item.offset as usize),
+    })
+}
+
+/// Like `item_at`, but a position in the blanks after an item (`f x |`) belongs to it.
+pub fn item_at_or_before(db: &Database, file: SourceFile, offset: usize) -> Option<ItemAt<'_>> {
+    if let Some(at) = item_at(db, file, offset) {
+        return Some(at);
+    }
+    let text = file.text(db);
+    let anchor = text.get(..offset)?.trim_end().len();
+    let mut at = item_at(db, file, anchor)?;
+    at.rel = offset.checked_sub(at.item.offset as usize)?;
+    Some(at)
+}
+
+/// Every item of the file with its key, in source order.
+pub fn items(db: &Database, file: SourceFile) -> impl Iterator<Item = ItemAt<'_>> {
+    parse(db, file)
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(move |(index, item)| {
+            Some(ItemAt {
+                index,
+                item,
+                key: item_key(db, file, index)?,
+                rel: 0,
+            })
+        })
+}
+
+/// The declarations every position of `file` sees (prelude and the file's own).
+pub fn env(db: &Database, file: SourceFile) -> &Env {
+    program_env(db, db.prelude(), file)
+}
+
+/// Whether a name is internal to the implementation and never shown to users.
+pub fn is_internal(name: &str) -> bool {
+    name.starts_with("prim_")
 }

@@ -11,8 +11,8 @@ use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::token::Tok;
 use rex_compiler::Span;
 
-use crate::editor::locate::{self, item_at, items, ItemAt};
 use crate::editor::symbol::{global_origin, symbol_at, Symbol};
+use crate::locate::{self, item_at, items, ItemAt};
 
 /// The declaration of the name at `offset` (absolute span of its binder or declared name).
 pub fn definition(db: &Database, file: SourceFile, offset: usize) -> Option<Span> {

@@ -7,8 +7,8 @@ use rex_compiler::syntax::ast::{ExprId, ExprKind, Item};
 use rex_compiler::types::{Pred, Scheme, Ty, TypePrinter};
 use rex_compiler::Span;
 
-use crate::editor::locate::{self, item_at_or_before, ItemAt};
 use crate::editor::symbol::local_ty;
+use crate::locate::{self, item_at_or_before, ItemAt};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignatureHelp {

@@ -7,7 +7,7 @@ use rex_compiler::syntax::ast::{Item, ItemKind, TypeId};
 use rex_compiler::types::TypePrinter;
 use rex_compiler::Span;
 
-use crate::editor::locate::{self, items};
+use crate::locate::{self, items};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymbolKind {

@@ -1,6 +1,5 @@
 //! Machinery shared by the editor features (hover, completion, signature help, navigation,
-//! symbols, inlay hints): finding the item and node at an offset, and what a name there
-//! denotes.
+//! symbols, inlay hints): what a name at an offset denotes (finding the item and node there
+//! is `crate::locate`'s).
 
-pub mod locate;
 pub mod symbol;

@@ -8,7 +8,7 @@ use rex_compiler::syntax::ast::ItemKind;
 use rex_compiler::types::{Scheme, Ty, TypePrinter};
 use rex_compiler::Span;
 
-use super::locate::{self, ItemAt};
+use crate::locate::{self, ItemAt};
 use rex_compiler::db::{Database, SourceFile};
 
 /// The entity a name denotes.
