@@ -53,6 +53,18 @@ function expect(condition, message) {
 }
 
 const tests = [
+  ['links to the book, which the same server serves under /book/', async ({ page, url }) => {
+    await open(page, url);
+    const href = await page.locator('#book-link').getAttribute('href');
+    const book = new URL(href, url).href;
+    expect(book === new URL('/book/', url).href, `the link goes to ${book}`);
+    const response = await page.goto(book);
+    const title = await page.title();
+    // The built book (CI builds it before this step), or the page saying how to build it.
+    const built = response.status() === 200 && title.includes('Rex with typed holes');
+    const unbuilt = response.status() === 404 && title === 'The Rex book is not built';
+    expect(built || unbuilt, `/book/ answered ${response.status()} with the title ${title}`);
+  }],
   ['loads the page and checks the default example', async ({ page, url, shot }) => {
     await open(page, url);
     expect((await page.locator('#hole-count').textContent()) === '1', 'one hole in the pH example');
