@@ -405,7 +405,8 @@ impl<'p> Machine<'p> {
     }
 
     /// Like `quick`, and also a native applied to quick operands (`n - 1`, `n < 2`,
-    /// `(x * 7) % 1000`: natives nest up to `QUICK_DEPTH` deep).
+    /// `(x * 7) % 1000`, `k == 0` where `==` is a method: natives nest up to
+    /// `QUICK_DEPTH` deep).
     #[inline(always)]
     fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, RunError>> {
         self.quick_at(prog, id, QUICK_DEPTH)
@@ -431,6 +432,28 @@ impl<'p> Machine<'p> {
                 };
                 Some(natives::unary(*p, &a, self.list))
             }
+            // A native reached through a computed method (`==` in a constrained loop).
+            Code::App(f, args) if matches!(args.len(), 1 | 2) => {
+                let Some(Value::Native(native)) = self.quick(prog, *f) else {
+                    return None;
+                };
+                let p = Prim::from_id(native);
+                if p == Prim::ListFoldl || p.arity() as usize != args.len() {
+                    return None;
+                }
+                let a = match self.quick_arg(prog, args[0], depth)? {
+                    Ok(a) => a,
+                    Err(e) => return Some(Err(e)),
+                };
+                let [_, b] = args[..] else {
+                    return Some(natives::unary(p, &a, self.list));
+                };
+                let b = match self.quick_arg(prog, b, depth)? {
+                    Ok(b) => b,
+                    Err(e) => return Some(Err(e)),
+                };
+                Some(natives::binary(p, &a, &b))
+            }
             _ => self.quick(prog, id).map(Ok),
         }
     }
@@ -449,7 +472,7 @@ impl<'p> Machine<'p> {
             return Some(Ok(Cow::Borrowed(v)));
         }
         match &prog.code[id as usize] {
-            Code::Prim2(..) | Code::Prim1(..) if depth > 0 => self
+            Code::Prim2(..) | Code::Prim1(..) | Code::App(..) if depth > 0 => self
                 .quick_at(prog, id, depth - 1)
                 .map(|r| r.map(Cow::Owned)),
             Code::Literal { dict, values, .. } => {
