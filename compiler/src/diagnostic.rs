@@ -203,6 +203,13 @@ pub enum DiagnosticData {
         expected: usize,
         found: usize,
     },
+    /// An integer literal that does not fit the type it was given, and that type's range.
+    LiteralOutOfRange {
+        #[serde(rename = "type")]
+        ty: String,
+        min: String,
+        max: String,
+    },
     Module {
         path: String,
     },

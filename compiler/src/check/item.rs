@@ -168,6 +168,7 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
         });
     }
     let mut diagnostics = std::mem::take(&mut inf.diags);
+    diagnostics.extend(super::literals::out_of_range(inf.arena, &expr_types));
     for h in &holes {
         let label = match &h.name {
             Some(n) => format!("?{n}"),

@@ -11,6 +11,7 @@ mod exhaustive;
 pub mod imports;
 pub mod infer;
 pub mod item;
+mod literals;
 pub mod lower;
 mod records;
 pub mod solve;
