@@ -29,6 +29,14 @@ fn main() -> ExitCode {
         eprint!("error: --rex is required\n{USAGE}");
         return ExitCode::from(2);
     };
+    // Snippets run in scratch directories, so a relative path is made absolute first.
+    let rex = match std::fs::canonicalize(&rex) {
+        Ok(rex) => rex,
+        Err(err) => {
+            eprintln!("error: cannot use `{}` as rex: {err}", rex.display());
+            return ExitCode::from(2);
+        }
+    };
     let verdicts = match snippets::check_book(&rex, &book) {
         Ok(verdicts) => verdicts,
         Err(message) => {
