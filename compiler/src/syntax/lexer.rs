@@ -106,7 +106,23 @@ pub fn lex(text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
             },
             Ok(Raw::Int) => Tok::Int(slice),
             Ok(Raw::Float) => Tok::Float(slice),
-            Ok(Raw::Str) => Tok::Str(slice),
+            Ok(Raw::Str) => {
+                unescape(slice, |start, end| {
+                    let at = Span {
+                        start: span.start + start as u32,
+                        end: span.start + end as u32,
+                    };
+                    let escape = slice.get(start..end).unwrap_or("\\");
+                    diags.push(Diagnostic::error(
+                        Code::InvalidEscape,
+                        at,
+                        format!(
+                            "`{escape}` is not an escape; write `\\\\` for a backslash (escapes: `\\n` `\\t` `\\r` `\\0` `\\\\` `\\\"` `\\'`)"
+                        ),
+                    ));
+                });
+                Tok::Str(slice)
+            }
             Ok(Raw::UnterminatedStr) => {
                 diags.push(Diagnostic::error(
                     Code::UnterminatedString,

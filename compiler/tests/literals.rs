@@ -1,5 +1,6 @@
-//! An integer literal that does not fit the type it is given is an error (E0108) where it
-//! stands, whether the type is written, inferred or defaulted; one that fits is not.
+//! Literals the checker refuses: an integer that does not fit the type it is given (E0108),
+//! whether the type is written, inferred or defaulted, and a string with an unknown escape
+//! (E0106), each reported where it stands.
 
 use rex_compiler::db::Database;
 use rex_compiler::DiagnosticData;
@@ -76,4 +77,20 @@ fn the_diagnostic_carries_the_type_and_its_range() {
             max: "255".to_string(),
         }
     );
+}
+
+#[test]
+fn unknown_escapes_in_strings_are_reported_where_they_stand() {
+    assert_eq!(
+        errors("\"a\\qb\"\n"),
+        vec![("E0106".to_string(), "\\q".to_string())]
+    );
+    assert_eq!(
+        errors("\"\\x\\y\"\n").len(),
+        2,
+        "one diagnostic per unknown escape"
+    );
+    for text in ["\"a\\nb\\t\\\\\\\"\\'\\0\\r\"\n", "\"plain\"\n"] {
+        assert_eq!(errors(text), vec![], "in {text:?}");
+    }
 }
