@@ -1,23 +1,9 @@
 //! One fault, one diagnostic: the checker marks the node that disagrees, and the
 //! constraints, ambiguities and arms that only echo it stay quiet.
 
-use rex_compiler::db::Database;
+mod common;
 
-/// The error diagnostics of `text` as (code, the text they point at).
-fn errors(text: &str) -> Vec<(String, String)> {
-    let db = Database::new();
-    let file = db.add_file("cascade.rex", text);
-    db.diagnostics(file)
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| {
-            let at = text
-                .get(d.span.start as usize..d.span.end as usize)
-                .unwrap_or("");
-            (d.code.as_str().to_string(), at.to_string())
-        })
-        .collect()
-}
+use common::errors;
 
 fn one(text: &str, code: &str, at: &str) {
     assert_eq!(

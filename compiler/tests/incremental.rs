@@ -13,6 +13,15 @@ fn executed(log: &Arc<Mutex<Vec<String>>>, query: &str) -> usize {
     n
 }
 
+/// The error diagnostics of `file`.
+fn errors(db: &Database, file: rex_compiler::db::SourceFile) -> Vec<rex_compiler::Diagnostic> {
+    db.diagnostics(file)
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect()
+}
+
 #[test]
 fn editing_one_fn_body_reinfers_only_that_item() {
     let log = Arc::new(Mutex::new(Vec::new()));
@@ -36,12 +45,7 @@ fn editing_one_fn_body_reinfers_only_that_item() {
     // (`a` goes back to its first body at the same time, so two items change.)
     let broken = before.replace("z == 0", "z == \"zero\"");
     file.set_text(&mut db).to(broken.clone());
-    let errors: Vec<_> = db
-        .diagnostics(file)
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
+    let errors = errors(&db, file);
     assert_eq!(
         executed(&log, "item_types"),
         2,
@@ -164,32 +168,22 @@ fn a_body_edit_reparses_and_reinfers_that_item_only_also_after_an_insertion_abov
     // again.
     let inserted = format!("fn g : i32 -> i32 = \\x -> x\n\n{edited}");
     file.set_text(&mut db).to(inserted.clone());
-    let errors: Vec<_> = db
-        .diagnostics(file)
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    let found = errors(&db, file);
+    assert!(found.is_empty(), "{found:?}");
     let ran = executed_by_query(&log);
     assert_eq!(ran.get("parse_piece"), Some(&1), "{ran:?}");
 
     // After it, a body edit again re-runs that item alone, now at its new place.
     let again = inserted.replace("x + 10 in", "x + 11 in");
     file.set_text(&mut db).to(again.clone());
-    let diagnostics = db.diagnostics(file).to_vec();
-    assert!(diagnostics.iter().all(|d| !d.is_error()));
+    assert!(errors(&db, file).is_empty());
     assert_only_the_edited_item_reran(&executed_by_query(&log));
 
     // The reused items' results are at the right places: a type error in the last item is
     // reported where it now stands.
     let broken = again.replace("x + 45 in", "x + \"s\" in");
     file.set_text(&mut db).to(broken.clone());
-    let errors: Vec<_> = db
-        .diagnostics(file)
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
+    let errors = errors(&db, file);
     assert_only_the_edited_item_reran(&executed_by_query(&log));
     let at = broken.find("\"s\"").unwrap() as u32;
     assert_eq!(errors.len(), 1, "{errors:?}");

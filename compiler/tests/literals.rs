@@ -2,24 +2,11 @@
 //! whether the type is written, inferred or defaulted, and a string with an unknown escape
 //! (E0106), each reported where it stands.
 
+mod common;
+
+use common::errors;
 use rex_compiler::db::Database;
 use rex_compiler::DiagnosticData;
-
-/// The error diagnostics of `text` as (code, the text they point at).
-fn errors(text: &str) -> Vec<(String, String)> {
-    let db = Database::new();
-    let file = db.add_file("literals.rex", text);
-    db.diagnostics(file)
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| {
-            let at = text
-                .get(d.span.start as usize..d.span.end as usize)
-                .unwrap_or("");
-            (d.code.as_str().to_string(), at.to_string())
-        })
-        .collect()
-}
 
 fn out_of_range(text: &str, at: &str) {
     assert_eq!(

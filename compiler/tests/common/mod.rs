@@ -1,6 +1,10 @@
-//! Helpers shared by the compiler's integration tests.
+//! Helpers shared by the compiler's integration tests. Each test binary includes the module
+//! and uses only some of them.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
+
+use rex_compiler::db::Database;
 
 /// The conformance programs: `REX_CONFORMANCE_DIR`, else `../shared/conformance` beside the
 /// repository. None, after a `skipped:` line, when the directory is not there: a clone
@@ -20,4 +24,20 @@ pub fn conformance_dir() -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// The error diagnostics of the program `text` as (code, the text they point at).
+pub fn errors(text: &str) -> Vec<(String, String)> {
+    let db = Database::new();
+    let file = db.add_file("test.rex", text);
+    db.diagnostics(file)
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let at = text
+                .get(d.span.start as usize..d.span.end as usize)
+                .unwrap_or("");
+            (d.code.as_str().to_string(), at.to_string())
+        })
+        .collect()
 }
