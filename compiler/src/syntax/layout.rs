@@ -122,11 +122,16 @@ pub fn place<'a>(text: &str, tokens: &[Token<'a>], origin: Origin) -> Vec<Laid<'
 /// The base column of a file's layout (its first token's column), 0 for a file without
 /// tokens.
 pub fn base_column(text: &str, tokens: &[Token<'_>]) -> u32 {
-    tokens.first().map_or(0, |t| {
-        let start = (t.span.start as usize).min(text.len());
-        let line_begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        (start - line_begin) as u32
-    })
+    tokens
+        .first()
+        .map_or(0, |t| column_of(text, t.span.start as usize))
+}
+
+/// The byte column of `offset` in its line of `text`.
+pub fn column_of(text: &str, offset: usize) -> u32 {
+    let offset = offset.min(text.len());
+    let line_begin = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    (offset - line_begin) as u32
 }
 
 /// Groups laid-out tokens into items by the layout rules.

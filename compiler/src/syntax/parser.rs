@@ -65,12 +65,10 @@ pub fn split(text: &str) -> Split {
         match pieces.last_mut() {
             Some(piece) if group.tentative => piece.span = piece.span.cover(span),
             _ => {
-                let start = span.start as usize;
-                let line_begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
                 pieces.push(Piece {
                     span,
                     origin: Origin {
-                        col: (start - line_begin) as u32,
+                        col: layout::column_of(text, span.start as usize),
                         base: Some(base),
                         line_start: first.line_start,
                     },
