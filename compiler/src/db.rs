@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::check::declare_program as build_program;
 use crate::check::imports::{ImportLink, LoadedModule, Program, ROOT_MODULE};
-use crate::check::{check_item, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
+use crate::check::item_env::{scope_without_values, ItemValues};
+use crate::check::{check_item, check_item_in, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
 use crate::syntax::ast::ItemKind;
@@ -308,7 +309,9 @@ pub fn item_types<'db>(
 }
 
 /// Types, marks and holes of one item, checked as part of the program rooted at `root`:
-/// the item is `root`'s own, or one of a module `root` loads.
+/// the item is `root`'s own, or one of a module `root` loads. It reads the program only
+/// through `program_scopes` and `item_values`, so a `fn` inserted, removed or retyped
+/// elsewhere re-checks only the items that spell its name.
 #[salsa::tracked(returns(ref))]
 pub fn item_types_in<'db>(
     db: &'db dyn salsa::Database,
@@ -319,19 +322,77 @@ pub fn item_types_in<'db>(
     let Some(item) = item_syntax(db, key) else {
         return ItemTypes::default();
     };
-    let info = program(db, prelude, root);
-    let file = if key.file(db) == root {
-        FileRef::Root
-    } else {
-        match info.module_of(key.file(db)) {
-            Some(k) => FileRef::Module(k),
-            None => return ItemTypes::default(),
-        }
-    };
-    let Some(env) = info.env.of(file) else {
+    let Some(file) = item_file(db, prelude, root, key) else {
         return ItemTypes::default();
     };
-    check_item(env, item, ItemRef::new(file, key.index(db)))
+    let Some(scope) = program_scopes(db, prelude, root).of(file) else {
+        return ItemTypes::default();
+    };
+    let check = |all| {
+        let values = item_values(db, prelude, root, key, all).as_ref()?;
+        Some(check_item_in(
+            scope,
+            &values.values,
+            item,
+            file,
+            values.instance,
+        ))
+    };
+    let Some(types) = check(false) else {
+        return ItemTypes::default();
+    };
+    // A name no value has: its near misses are chosen among all values.
+    let near_misses = types.diagnostics.iter().any(|d| {
+        matches!(
+            d.data,
+            crate::diagnostic::DiagnosticData::UnknownName { .. }
+        )
+    });
+    match near_misses {
+        true => check(true).unwrap_or(types),
+        false => types,
+    }
+}
+
+/// Which file of `root`'s program holds `key`'s item, if the program holds it.
+fn item_file(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    root: SourceFile,
+    key: ItemKey<'_>,
+) -> Option<FileRef> {
+    if key.file(db) == root {
+        return Some(FileRef::Root);
+    }
+    let module = program(db, prelude, root).module_of(key.file(db))?;
+    Some(FileRef::Module(module))
+}
+
+/// The values one item reads (see `check::item_env`), `all` of them or those it spells.
+#[salsa::tracked(returns(ref))]
+pub fn item_values<'db>(
+    db: &'db dyn salsa::Database,
+    prelude: Prelude,
+    root: SourceFile,
+    key: ItemKey<'db>,
+    all: bool,
+) -> Option<ItemValues> {
+    let item = item_syntax(db, key)?;
+    let file = item_file(db, prelude, root, key)?;
+    let env = program(db, prelude, root).env.of(file)?;
+    let at = ItemRef::new(file, key.index(db));
+    Some(ItemValues::new(env, item, at, all))
+}
+
+/// The environments of `root`'s program without their values, origins reduced to files
+/// (see `check::item_env`): equal after a `fn` is inserted, removed or retyped.
+#[salsa::tracked(returns(ref))]
+pub fn program_scopes(db: &dyn salsa::Database, prelude: Prelude, root: SourceFile) -> ProgramEnv {
+    let env = &program(db, prelude, root).env;
+    ProgramEnv {
+        root: scope_without_values(&env.root),
+        modules: env.modules.iter().map(scope_without_values).collect(),
+    }
 }
 
 /// Every diagnostic of the modules `root` loads, by module (absolute spans in the module

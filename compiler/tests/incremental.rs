@@ -126,7 +126,12 @@ fn executed_by_query(log: &Arc<Mutex<Vec<String>>>) -> std::collections::BTreeMa
 /// The queries a body edit must re-run: the item's parse, declaration and inference, and
 /// the file-wide ones that cut the text into pieces and gather the diagnostics.
 fn assert_only_the_edited_item_reran(ran: &std::collections::BTreeMap<String, usize>) {
-    let per_item = ["parse_piece", "item_declaration", "item_types_in"];
+    let per_item = [
+        "parse_piece",
+        "item_declaration",
+        "item_values",
+        "item_types_in",
+    ];
     let file_wide = ["file_syntax", "file_items", "file_diagnostics"];
     for (query, n) in ran {
         if per_item.contains(&query.as_str()) {
@@ -165,13 +170,18 @@ fn a_body_edit_reparses_and_reinfers_that_item_only_also_after_an_insertion_abov
 
     // A new declaration above every other item: it is parsed (the only new piece) and the
     // program's environment is rebuilt, since a name was added; no other item is parsed
-    // again.
+    // or checked again (none spells `g`).
     let inserted = format!("fn g : i32 -> i32 = \\x -> x\n\n{edited}");
     file.set_text(&mut db).to(inserted.clone());
     let found = errors(&db, file);
     assert!(found.is_empty(), "{found:?}");
     let ran = executed_by_query(&log);
     assert_eq!(ran.get("parse_piece"), Some(&1), "{ran:?}");
+    assert_eq!(
+        ran.get("item_types_in"),
+        Some(&1),
+        "only `g` is checked: {ran:?}"
+    );
 
     // After it, a body edit again re-runs that item alone, now at its new place.
     let again = inserted.replace("x + 10 in", "x + 11 in");
@@ -190,5 +200,53 @@ fn a_body_edit_reparses_and_reinfers_that_item_only_also_after_an_insertion_abov
     assert!(
         errors[0].span.start <= at && at < errors[0].span.end,
         "{errors:?}"
+    );
+}
+
+#[test]
+fn a_new_or_retyped_declaration_re_checks_only_the_items_that_spell_its_name() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(&format!("fn f{i} : i32 -> i32 = \\x -> x + {i}\n\n"));
+    }
+    text.push_str("fn user : i32 -> i32 = \\x -> helper x\n\n");
+    text.push_str("user 1\n");
+    let file = db.add_file("names.rex", text.clone());
+    let unknown: Vec<_> = errors(&db, file).iter().map(|d| d.code).collect();
+    assert_eq!(unknown.len(), 1, "`helper` is unknown: {unknown:?}");
+    executed_by_query(&log);
+
+    // Declaring `helper` at the top: it is checked, and so is `user`, which spells it and
+    // now type-checks; the twenty others are not checked again.
+    let declared = format!("fn helper : i32 -> i32 = \\x -> x\n\n{text}");
+    file.set_text(&mut db).to(declared.clone());
+    assert!(errors(&db, file).is_empty(), "{:?}", errors(&db, file));
+    let ran = executed_by_query(&log);
+    assert_eq!(
+        ran.get("item_types_in"),
+        Some(&2),
+        "`helper` and `user`: {ran:?}"
+    );
+
+    // Giving `helper` another type re-checks `helper` and `user` (now a mismatch) only.
+    let retyped = declared.replace(
+        "fn helper : i32 -> i32 = \\x -> x",
+        "fn helper : i32 -> string = \\x -> \"s\"",
+    );
+    file.set_text(&mut db).to(retyped.clone());
+    let found = errors(&db, file);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let at = retyped.find("helper x").unwrap() as u32;
+    assert!(
+        found[0].span.start <= at + 8 && at <= found[0].span.end,
+        "{found:?}"
+    );
+    let ran = executed_by_query(&log);
+    assert_eq!(
+        ran.get("item_types_in"),
+        Some(&2),
+        "`helper` and `user`: {ran:?}"
     );
 }

@@ -2,9 +2,10 @@
 //! elsewhere. A fault marks the smallest wrong node with one diagnostic; the node keeps its
 //! own type, its parent sees the expected type, and checking goes on around it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::env::{Env, ItemRef};
+use super::env::{Env, FileRef, Value};
 use super::errors::{near_members, near_misses, Diag, TypeDiag};
 use super::lower::{Lowering, NewVars};
 use super::solve::Wanted;
@@ -35,8 +36,12 @@ pub struct HoleSite {
 
 pub struct Infer<'a> {
     pub env: &'a Env,
+    /// The top-level values in scope: `env.values`, or the part of it the item reads
+    /// (see `item_env`).
+    pub values: &'a BTreeMap<Arc<str>, Value>,
     pub arena: &'a Arena,
-    pub item: ItemRef,
+    /// The file of the item being checked.
+    pub file: FileRef,
     pub u: Unifier,
     pub expr_types: Vec<Ty>,
     pub expected: Vec<Option<Ty>>,
@@ -60,11 +65,17 @@ pub struct Infer<'a> {
 }
 
 impl<'a> Infer<'a> {
-    pub fn new(env: &'a Env, arena: &'a Arena, item: ItemRef) -> Infer<'a> {
+    pub fn new(
+        env: &'a Env,
+        values: &'a BTreeMap<Arc<str>, Value>,
+        arena: &'a Arena,
+        file: FileRef,
+    ) -> Infer<'a> {
         Infer {
             env,
+            values,
             arena,
-            item,
+            file,
             u: Unifier::new(),
             expr_types: vec![Ty::Unknown; arena.exprs.len()],
             expected: vec![None; arena.exprs.len()],
@@ -362,11 +373,11 @@ impl<'a> Infer<'a> {
             "||" => "prim_or",
             other => other,
         };
-        if let Some(v) = self.env.values.get(name) {
+        if let Some(v) = self.values.get(name) {
             if !name.starts_with("prim_")
                 || operator
-                || self.item.is_prelude()
-                || v.origin.is_prelude() == self.item.is_prelude()
+                || self.file == FileRef::Prelude
+                || v.origin.is_prelude() == (self.file == FileRef::Prelude)
             {
                 let sc = v.scheme.clone();
                 return self.instantiate(&sc, span);
@@ -387,7 +398,6 @@ impl<'a> Infer<'a> {
     /// Exports of the module imported as `alias` spelled like `name` (without `alias.`).
     pub(super) fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
         let pool = self
-            .env
             .values
             .keys()
             .chain(self.env.methods.keys())
@@ -399,7 +409,6 @@ impl<'a> Infer<'a> {
     fn names_like(&self, name: &str) -> Vec<String> {
         let locals = self.locals.iter().map(|l| &*l.name);
         let globals = self
-            .env
             .values
             .keys()
             .map(|k| &**k)

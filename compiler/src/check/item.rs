@@ -1,8 +1,9 @@
 //! Checking one top-level item against the program environment.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::env::{fn_scheme, Env, ItemRef};
+use super::env::{fn_scheme, Env, FileRef, ItemRef, Value};
 use super::evidence::EvidenceTable;
 use super::infer::Infer;
 use crate::diagnostic::{Category, Code, Diagnostic, Severity};
@@ -43,7 +44,22 @@ pub struct ItemTypes {
 }
 
 pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
-    let mut inf = Infer::new(env, &item.arena, at);
+    let instance = env.instances.iter().position(|i| i.origin == at);
+    check_item_in(env, &env.values, item, at.file, instance)
+}
+
+/// Checks `item` of `file` in `env`, reading the top-level values from `values` (all of
+/// `env.values`, or the part the item reads: see `item_env`). `instance` is the index of
+/// the instance the item declares, if it is an `instance` item; nothing else about where
+/// the item stands matters.
+pub fn check_item_in(
+    env: &Env,
+    values: &BTreeMap<Arc<str>, Value>,
+    item: &Item,
+    file: FileRef,
+    instance: Option<usize>,
+) -> ItemTypes {
+    let mut inf = Infer::new(env, values, &item.arena, file);
     let mut result = None;
     match &item.kind {
         ItemKind::Fn(decl) => {
@@ -66,7 +82,7 @@ pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
             }
         }
         ItemKind::Instance(decl) => {
-            if let Some(inst) = env.instances.iter().find(|i| i.origin == at) {
+            if let Some(inst) = instance.and_then(|k| env.instances.get(k)) {
                 let rigid: Vec<Ty> = inst
                     .var_names
                     .iter()

@@ -11,6 +11,7 @@ mod exhaustive;
 pub mod imports;
 pub mod infer;
 pub mod item;
+pub mod item_env;
 mod literals;
 pub mod lower;
 mod records;
@@ -18,4 +19,4 @@ pub mod solve;
 
 pub use declare::{build_program as declare_program, ProgramEnv};
 pub use env::{Env, FileRef, ItemRef};
-pub use item::{check_item, HoleInfo, ItemTypes};
+pub use item::{check_item, check_item_in, HoleInfo, ItemTypes};

@@ -152,7 +152,7 @@ impl Infer<'_> {
                 if self.env.ctor_index.contains_key(spelled.as_str()) {
                     return self.ctor_value(&spelled, span, None);
                 }
-                let known = self.env.values.contains_key(spelled.as_str())
+                let known = self.values.contains_key(spelled.as_str())
                     || self.env.methods.contains_key(spelled.as_str());
                 if !known {
                     let candidates = self.members_like(alias, &field.text);
