@@ -225,6 +225,13 @@ pub fn sorted(v: Value) -> Value {
     }
 }
 
+/// The result of a command that reads no document (`rex.aiTutorial`), whatever its
+/// arguments; None for every other command. Front doors answer these before they look for
+/// the document a `uri` names.
+pub fn document_free(command: &str) -> Option<Value> {
+    (command == AI_TUTORIAL).then(|| Value::String(chatlsp::AI_TUTORIAL.to_string()))
+}
+
 /// Runs `command` with `args` on `file`.
 pub fn execute(
     db: &mut Database,
@@ -234,6 +241,9 @@ pub fn execute(
 ) -> Result<Value, CommandError> {
     if !COMMANDS.contains(&command) {
         return Err(CommandError::UnknownCommand(command.to_string()));
+    }
+    if let Some(result) = document_free(command) {
+        return Ok(result);
     }
     let args = Args::new(args)?;
     let uri = args.string("uri", 0)?;
@@ -259,7 +269,6 @@ pub fn execute(
         }),
         SEMANTIC_LOOP_STEP => to_json(&semantic_loop_step(db, file, pos, uri)),
         HOLE_CONTEXT => to_json(&hole_context(db, file, pos)),
-        AI_TUTORIAL => Ok(Value::String(chatlsp::AI_TUTORIAL.to_string())),
         EXPECTED_TYPE => Ok(Value::String(chatlsp::expected_type(db, file, pos))),
         RETRIEVE_RELEVANT_TYPES => Ok(Value::String(chatlsp::retrieve_relevant_types(
             db, file, pos,

@@ -35,6 +35,9 @@ pub fn execute(ws: &mut Workspace, command: &str, arguments: Vec<Value>) -> Resu
     if !COMMANDS.contains(&command) {
         return Err(invalid_params(format!("unknown command `{command}`")));
     }
+    if let Some(result) = rex_ide::commands::document_free(command) {
+        return Ok(Outcome { result, edit: None });
+    }
     let args = Value::Array(arguments);
     let uri = document_uri(&args).map_err(command_error)?.to_string();
     let Some(file) = ws.document(&uri).map(|d| d.file) else {

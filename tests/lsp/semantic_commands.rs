@@ -279,3 +279,15 @@ fn bad_command_arguments_are_errors_not_crashes() {
     assert_eq!(holes["holes"][0]["expectedType"], "Result string string");
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn the_tutorial_needs_no_document_nor_position() {
+    let (mut client, _) = Client::start();
+    for arguments in [json!([]), json!([{"uri": "file:///never/opened.rex"}])] {
+        let tutorial = command(&mut client, "rex.aiTutorial", arguments.clone())
+            .unwrap_or_else(|e| panic!("rex.aiTutorial {arguments}: {e}"));
+        let text = tutorial.as_str().expect("the tutorial is a string");
+        assert_eq!(text, rex_ide::chatlsp::AI_TUTORIAL);
+    }
+    assert!(client.shutdown().success());
+}
