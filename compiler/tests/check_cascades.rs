@@ -68,3 +68,33 @@ fn every_binding_of_a_let_rec_group_keeps_the_group_constraints() {
     one(&program("(even \"wrong\", odd 1)"), "E0304", "even");
     assert_eq!(errors(&program("(even 10, odd 11)")), vec![]);
 }
+
+/// Every diagnostic but hole notes, as (code, the text it points at).
+fn reported(text: &str) -> Vec<(String, String)> {
+    let db = rex_compiler::db::Database::new();
+    let file = db.add_file("test.rex", text);
+    db.diagnostics(file)
+        .iter()
+        .filter(|d| d.code != rex_compiler::diagnostic::Code::HoleInfo)
+        .map(|d| {
+            let at = &text[d.span.start as usize..d.span.end as usize];
+            (d.code.as_str().to_string(), at.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_misspelled_constructor_pattern_does_not_make_the_next_arm_redundant() {
+    let program = "fn f : Option i32 -> i32 = \\o ->\n  match o\n    when Som x -> x\n    when None -> 0\n\nf (Some 1)\n";
+    assert_eq!(reported(program), vec![("E0204".into(), "Som".into())]);
+    // An arm the good arms before it cover is still redundant, a broken arm between them
+    // or not.
+    let program = "fn f : Option i32 -> i32 = \\o ->\n  match o\n    when Some x -> x\n    when Som y -> y\n    when Some z -> z\n    when None -> 0\n\nf (Some 1)\n";
+    assert_eq!(
+        reported(program),
+        vec![
+            ("E0204".into(), "Som".into()),
+            ("W0301".into(), "Some z".into())
+        ]
+    );
+}

@@ -76,7 +76,19 @@ impl Infer<'_> {
             fuel: FUEL,
             exhausted: false,
         };
-        self.redundant_arms(&mut search, arms, &rows, &st);
+        // An arm whose pattern has an error (an unknown constructor, a wrong arity) is
+        // read as `_` here, so that it adds no missing case; but it says nothing about
+        // the arms after it, nor is it itself redundant.
+        let broken: Vec<bool> = arms
+            .iter()
+            .map(|arm| {
+                let span = self.arena.pat(arm.pat).span;
+                self.diags
+                    .iter()
+                    .any(|d| d.is_error() && span.start <= d.span.start && d.span.end <= span.end)
+            })
+            .collect();
+        self.redundant_arms(&mut search, arms, &rows, &broken, &st);
         let missing = self.missing(&mut search, rows, vec![st]);
         if search.exhausted || missing.is_empty() {
             return;
@@ -90,10 +102,30 @@ impl Infer<'_> {
         self.diags.push(Diag::non_exhaustive(shown, span));
     }
 
-    /// Warns about each arm whose values the arms before it all match already.
-    fn redundant_arms(&mut self, search: &mut Search, arms: &[Arm], rows: &[Vec<Pat>], st: &Ty) {
+    /// Warns about each arm whose values the arms before it all match already (arms with a
+    /// `broken` pattern neither count nor are warned about).
+    fn redundant_arms(
+        &mut self,
+        search: &mut Search,
+        arms: &[Arm],
+        rows: &[Vec<Pat>],
+        broken: &[bool],
+        st: &Ty,
+    ) {
         for (i, arm) in arms.iter().enumerate() {
-            let useful = self.useful(search, &rows[..i], &rows[i], std::slice::from_ref(st));
+            if broken[i] {
+                continue;
+            }
+            let before: std::borrow::Cow<'_, [Vec<Pat>]> = match broken[..i].contains(&true) {
+                false => rows[..i].into(),
+                true => rows[..i]
+                    .iter()
+                    .zip(broken)
+                    .filter(|(_, broken)| !**broken)
+                    .map(|(row, _)| row.clone())
+                    .collect(),
+            };
+            let useful = self.useful(search, &before, &rows[i], std::slice::from_ref(st));
             if search.exhausted {
                 return;
             }
