@@ -142,6 +142,23 @@ fn deep_non_tail_recursion_completes() {
 }
 
 #[test]
+fn constructors_run_as_the_checker_chose_them() {
+    // `x :: xs` is `Cons x xs` with whichever `Cons` the checker chose: here the file's
+    // own, which the evaluator once replaced with the prelude's list cell.
+    let stack = "type Stack = Cons i32 Stack | Nil\n\n\
+                 fn size s: Stack -> i32 =\n  match s\n    when Nil -> 0\n    when Cons _ rest -> 1 + size rest\n\n\
+                 let s = 1 :: 2 :: Nil in (s, size s)";
+    assert_eq!(value(stack), "(Cons 1i32 Cons 2i32 Nil, 2i32)");
+    // Two types of one file share a constructor name: each pattern takes the one of its
+    // scrutinee's type, each expression the one the checker typed it as.
+    let shared = "type T = A i32 | B\ntype U = A string | C\n\n\
+                  fn f x: U -> string =\n  match x\n    when A s -> s\n    when C -> \"c\"\n\n\
+                  fn g x: T -> i32 =\n  match x\n    when A n -> n\n    when B -> 0\n\n\
+                  (g (A 1), g B, f C, [1, 2])";
+    assert_eq!(value(shared), "(1i32, 0i32, \"c\", [1i32, 2i32])");
+}
+
+#[test]
 fn runtime_errors_exit_4_with_a_message() {
     let o = run_code("5 % 0", &[]);
     assert_eq!(o.status.code(), Some(4));

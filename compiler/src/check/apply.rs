@@ -86,7 +86,7 @@ impl Infer<'_> {
         let arena = self.arena;
         if let ExprKind::Binary { op, lhs, rhs } = &arena.expr(e).kind {
             let tf = if op.text == "::" {
-                self.ctor_value("Cons", op.span, None)
+                self.ctor_value(e, "Cons", op.span)
             } else {
                 self.var(&op.text, op.span)
             };

@@ -62,6 +62,8 @@ pub struct Infer<'a> {
     pub conflicted: Vec<crate::types::TyVar>,
     /// Fields of values whose type is not known yet (see `records.rs`).
     pub fields: Vec<super::records::FieldWanted>,
+    /// The constructor chosen at each constructor use (read by the evaluator).
+    pub ctors: super::item::CtorChoices,
 }
 
 impl<'a> Infer<'a> {
@@ -90,6 +92,7 @@ impl<'a> Infer<'a> {
             let_schemes: Vec::new(),
             conflicted: Vec::new(),
             fields: Vec::new(),
+            ctors: Default::default(),
         }
     }
 
@@ -242,7 +245,7 @@ impl<'a> Infer<'a> {
                 t
             }
             ExprKind::Var(name) => self.var(name, span),
-            ExprKind::Ctor(name) => self.ctor_value(name, span, None),
+            ExprKind::Ctor(name) => self.ctor_value(e, name, span),
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
             ExprKind::App(..) | ExprKind::Binary { .. } => self.application(e, None),
@@ -277,7 +280,7 @@ impl<'a> Infer<'a> {
             }
             ExprKind::Dict(fields) => self.dict(e, fields, None),
             ExprKind::Update { base, fields } => self.update(*base, fields, None),
-            ExprKind::Project { base, field } => self.project(*base, field, span),
+            ExprKind::Project { base, field } => self.project(e, *base, field, span),
             ExprKind::Ascribe { expr, ty } => {
                 let mut lw = Lowering::new(self.env, NewVars::Fresh(&mut self.u));
                 let t = lw.lower(self.arena, *ty);
@@ -441,9 +444,12 @@ impl<'a> Infer<'a> {
             .copied()
     }
 
-    pub(super) fn ctor_value(&mut self, name: &str, span: Span, result: Option<&Ty>) -> Ty {
-        match self.resolve_ctor(name, result) {
+    /// The type of constructor `name` used as a value at node `e` (the user's own over the
+    /// prelude's where the spelling is ambiguous); the choice is recorded for `e`.
+    pub(super) fn ctor_value(&mut self, e: ExprId, name: &str, span: Span) -> Ty {
+        match self.resolve_ctor(name, None) {
             Some(id) => {
+                self.ctors.exprs.insert(e, id);
                 let sc = self.env.ctors[id].scheme.clone();
                 self.instantiate(&sc, span)
             }
@@ -631,11 +637,10 @@ impl<'a> Infer<'a> {
     }
 
     /// A value built by a record-carrying constructor keeps its constructor known.
-    fn known_ctor_of(&mut self, e: ExprId) -> Option<usize> {
+    fn known_ctor_of(&self, e: ExprId) -> Option<usize> {
         if let ExprKind::App(f, _) = &self.arena.expr(e).kind {
-            if let ExprKind::Ctor(name) = &self.arena.expr(*f).kind {
-                let t = self.expr_types[e.index()].clone();
-                return self.resolve_ctor(name, Some(&t));
+            if let ExprKind::Ctor(_) = &self.arena.expr(*f).kind {
+                return self.ctors.expr(*f);
             }
         }
         None
@@ -814,7 +819,7 @@ impl<'a> Infer<'a> {
             let mark = self.locals.len();
             self.check_pat(arm.pat, &st);
             if let Some(var) = &scrut_var {
-                if let Some(ctor) = self.top_ctor(arm.pat, &st) {
+                if let Some(ctor) = self.ctors.pat(arm.pat) {
                     let sc = Scheme::mono(st.clone());
                     let span = self.span(scrutinee);
                     self.locals.push(Local {
@@ -830,16 +835,6 @@ impl<'a> Infer<'a> {
         }
         self.exhaustiveness(e, &st, arms);
         result
-    }
-
-    fn top_ctor(&mut self, p: PatId, st: &Ty) -> Option<usize> {
-        match &self.arena.pat(p).kind {
-            PatKind::Ctor { path, .. } => {
-                let name = path.name.text.clone();
-                self.resolve_ctor(&name, Some(st))
-            }
-            _ => None,
-        }
     }
 
     // ------------------------------------------------------------------ patterns
@@ -958,6 +953,7 @@ impl<'a> Infer<'a> {
                     }
                     return;
                 };
+                self.ctors.pats.insert(p, id);
                 let ctor = self.env.ctors[id].clone();
                 let vars: Vec<Ty> = (0..ctor.scheme.vars).map(|_| self.u.fresh()).collect();
                 let adt = &self.env.adts[ctor.adt];

@@ -8,7 +8,7 @@ use super::evidence::EvidenceTable;
 use super::infer::Infer;
 use crate::diagnostic::{Category, Code, Diagnostic, Severity};
 use crate::span::Span;
-use crate::syntax::ast::{Item, ItemKind};
+use crate::syntax::ast::{ExprId, Item, ItemKind, PatId};
 use crate::types::{Pred, Scheme, Ty, TypePrinter};
 
 /// A hole with its expected type and typing context, printed.
@@ -21,6 +21,27 @@ pub struct HoleInfo {
     pub expected_type: String,
     /// Innermost first: (name, printed type).
     pub context: Vec<(String, String)>,
+}
+
+/// The constructor the checker chose at each constructor use of an item, as an index into
+/// `Env::ctors`. Where a spelling names several constructors the checker picks one
+/// (`Infer::resolve_ctor`); whoever needs to know which (the evaluator) reads it here.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CtorChoices {
+    /// By expression node: `C`, `M.C`, and the `::` operator (`x :: xs` is `Cons x xs`).
+    pub exprs: BTreeMap<ExprId, usize>,
+    /// By constructor pattern (`C p..`, `M.C p..`).
+    pub pats: BTreeMap<PatId, usize>,
+}
+
+impl CtorChoices {
+    pub fn expr(&self, e: ExprId) -> Option<usize> {
+        self.exprs.get(&e).copied()
+    }
+
+    pub fn pat(&self, p: PatId) -> Option<usize> {
+        self.pats.get(&p).copied()
+    }
 }
 
 /// Everything inference learned about one item. Spans are item-relative.
@@ -40,7 +61,9 @@ pub struct ItemTypes {
     /// The dictionary parameters of each generalised `let` binding.
     pub let_preds: Vec<super::evidence::LetDicts>,
     /// The scheme of each `let` binding generalisation made polymorphic, by its pattern.
-    pub let_schemes: Vec<(crate::syntax::ast::PatId, Scheme)>,
+    pub let_schemes: Vec<(PatId, Scheme)>,
+    /// The constructor chosen at each constructor use.
+    pub ctors: CtorChoices,
 }
 
 pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
@@ -210,5 +233,6 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
         evidence: std::mem::take(&mut inf.evidence),
         let_preds: std::mem::take(&mut inf.let_preds),
         let_schemes: std::mem::take(&mut inf.let_schemes),
+        ctors: std::mem::take(&mut inf.ctors),
     }
 }

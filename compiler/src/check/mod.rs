@@ -19,4 +19,4 @@ pub mod solve;
 
 pub use declare::{build_program as declare_program, ProgramEnv};
 pub use env::{Env, FileRef, ItemRef};
-pub use item::{check_item, check_item_in, HoleInfo, ItemTypes};
+pub use item::{check_item, check_item_in, CtorChoices, HoleInfo, ItemTypes};

@@ -141,7 +141,7 @@ impl Infer<'_> {
         None
     }
 
-    pub(super) fn project(&mut self, base: ExprId, field: &Name, span: Span) -> Ty {
+    pub(super) fn project(&mut self, e: ExprId, base: ExprId, field: &Name, span: Span) -> Ty {
         if let ExprKind::Ctor(alias) = &self.arena.expr(base).kind {
             // `M.x` through a module alias: a value or constructor the module exports.
             if let Some(&module) = self.env.module_aliases.get(alias.as_str()) {
@@ -150,7 +150,7 @@ impl Infer<'_> {
                 }
                 let spelled = format!("{alias}.{}", field.text);
                 if self.env.ctor_index.contains_key(spelled.as_str()) {
-                    return self.ctor_value(&spelled, span, None);
+                    return self.ctor_value(e, &spelled, span);
                 }
                 let known = self.values.contains_key(spelled.as_str())
                     || self.env.methods.contains_key(spelled.as_str());

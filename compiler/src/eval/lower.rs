@@ -15,7 +15,6 @@ use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
 use crate::check::{Env, FileRef, ItemRef, ItemTypes};
 use crate::span::Span;
 use crate::syntax::ast::*;
-use crate::types::Ty;
 
 /// One item to lower, with what the checker learned about it.
 pub struct ItemInput<'a> {
@@ -507,10 +506,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             ExprKind::Hole(name) => self.hole(name.clone(), node.span),
             ExprKind::Var(name) => self.var(name, node.span, node.span),
             ExprKind::OpRef(op) => self.var(&op.text, node.span, node.span),
-            ExprKind::Ctor(name) => match self.ctor_of_expr(name, e) {
-                Some(id) => self.ctor_value(id),
-                None => self.marked(node.span),
-            },
+            ExprKind::Ctor(_) => self.ctor_at(e),
             ExprKind::Lit(lit) => self.literal(lit, node.span),
             ExprKind::App(..) => {
                 let mut args = Vec::new();
@@ -529,10 +525,12 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             }
             ExprKind::Binary { op, lhs, rhs } => match op.text.as_str() {
                 "::" => {
+                    let Some(cons) = self.input.types.ctors.expr(e) else {
+                        return self.marked(node.span);
+                    };
                     let (l, r) = (self.expr(*lhs), self.expr(*rhs));
-                    let cons = self.lw.list.cons;
                     self.add(Code::Construct {
-                        ctor: cons,
+                        ctor: cons as u32,
                         args: Box::new([l, r]),
                     })
                 }
@@ -643,10 +641,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                         // `M.x`: what the module exports as `x`.
                         let spelled = format!("{alias}.{}", field.text);
                         if self.input.env.ctor_index.contains_key(spelled.as_str()) {
-                            return match self.ctor_of_expr(&spelled, e) {
-                                Some(id) => self.ctor_value(id),
-                                None => self.marked(node.span),
-                            };
+                            return self.ctor_at(e);
                         }
                         return self.var(&spelled, node.span, node.span);
                     }
@@ -874,41 +869,19 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
 
     // ------------------------------------------------------------------ constructors
 
-    fn ctor_value(&mut self, id: u32) -> CodeId {
+    /// The constructor the checker chose at node `e` (`C` or `M.C`), as a value; an
+    /// indeterminate one where it chose none.
+    fn ctor_at(&mut self, e: ExprId) -> CodeId {
+        let Some(id) = self.input.types.ctors.expr(e) else {
+            let span = self.arena().expr(e).span;
+            return self.marked(span);
+        };
+        let id = id as u32;
         if self.lw.program.ctors[id as usize].arity == 0 {
             self.add(Code::Const(Value::Tag(id)))
         } else {
             self.add(Code::Const(Value::CtorFn(id)))
         }
-    }
-
-    /// The constructor the checker picked for `name`: by the type the node has.
-    fn ctor_of_expr(&self, name: &str, e: ExprId) -> Option<u32> {
-        let mut t = self.input.types.expr_types.get(e.index());
-        while let Some(Ty::Fun(_, r)) = t {
-            t = Some(r);
-        }
-        self.resolve_ctor(name, t)
-    }
-
-    fn resolve_ctor(&self, name: &str, result: Option<&Ty>) -> Option<u32> {
-        let env = self.input.env;
-        let ids = env.ctor_index.get(name)?;
-        if ids.len() == 1 {
-            return ids.first().map(|i| *i as u32);
-        }
-        if let Some(adt) = result.and_then(|t| t.head_name()) {
-            if let Some(id) = ids
-                .iter()
-                .find(|id| *env.adts[env.ctors[**id].adt].name == *adt)
-            {
-                return Some(*id as u32);
-            }
-        }
-        ids.iter()
-            .find(|id| !env.ctors[**id].origin.is_prelude())
-            .or(ids.first())
-            .map(|i| *i as u32)
     }
 
     // ------------------------------------------------------------------ patterns
@@ -933,16 +906,11 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 Literal::Str(s) => Pat::Str(Rc::from(s.as_str())),
                 Literal::Bool(b) => Pat::Bool(*b),
             },
-            PatKind::Ctor { path, args } => {
-                let ty = self.input.types.pat_types.get(p.index());
-                let id = self
-                    .input
-                    .env
-                    .ctor_spelled(path)
-                    .and_then(|spelled| self.resolve_ctor(&spelled, ty));
+            PatKind::Ctor { args, .. } => {
+                let id = self.input.types.ctors.pat(p);
                 let subs: Vec<Pat> = args.iter().map(|a| self.pat(*a)).collect();
                 match id {
-                    Some(id) => Pat::Ctor(id, subs.into()),
+                    Some(id) => Pat::Ctor(id as u32, subs.into()),
                     None => Pat::Marked,
                 }
             }
