@@ -250,3 +250,22 @@ fn a_new_or_retyped_declaration_re_checks_only_the_items_that_spell_its_name() {
         "`helper` and `user`: {ran:?}"
     );
 }
+
+#[test]
+fn editing_the_result_expression_rebuilds_no_environment() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(&format!("fn f{i} : i32 -> i32 = \\x -> x + {i}\n\n"));
+    }
+    let file = db.add_file("result.rex", format!("{text}f19 1\n"));
+    assert!(errors(&db, file).is_empty());
+    executed_by_query(&log);
+
+    file.set_text(&mut db).to(format!("{text}f19 (f3 100)\n"));
+    assert!(errors(&db, file).is_empty());
+    let ran = executed_by_query(&log);
+    assert_eq!(ran.get("program"), None, "{ran:?}");
+    assert_eq!(ran.get("item_types_in"), Some(&1), "{ran:?}");
+}

@@ -290,8 +290,9 @@ impl Item {
 
     /// The item without what the program's environment never reads: the bodies of
     /// functions and instance methods, patterns, and the extent of items that have a body.
-    /// Equal before and after an edit inside a body. Every body becomes one placeholder
-    /// expression (a result expression's keeps its span: a module reports it).
+    /// Equal before and after an edit inside a body or the result expression. Every body
+    /// becomes one placeholder expression. (A module file's result expression is an error
+    /// reported with its span; modules are declared from their whole syntax, `db::program`.)
     pub fn declaration(&self) -> Item {
         let placeholder = |span: Span| Expr {
             kind: ExprKind::Hole(None),
@@ -310,9 +311,8 @@ impl Item {
                 (placeholder(Span::default()), Span::default())
             }
             ItemKind::Expr(e) => {
-                let span = self.arena.expr(*e).span;
                 *e = ExprId(0);
-                (placeholder(span), Span::default())
+                (placeholder(Span::default()), Span::default())
             }
             _ => (placeholder(Span::default()), self.span),
         };
