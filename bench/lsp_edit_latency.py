@@ -2,11 +2,13 @@
 """`rex lsp` from a keystroke to new diagnostics, as an editor sees it, side by side.
 
 Usage: bench/lsp_edit_latency.py [--rex PATH] [--vs PATH] [--functions N] [--edits N]
+                                 [--edit body|insert]
 
 Starts the real server over stdio, opens a generated program (N seven-line `fn`s calling
 their predecessor, then a result expression: 1,430 of them make about 10,000 lines), then
-changes one character inside one `fn` body, again and again, sending the whole text each
-time (full-text sync, as the simplest clients do), and times each `didChange` to the
+changes one character inside one `fn` body (`--edit body`), or inserts a new `fn` above
+every other and removes it again (`--edit insert`), again and again, sending the whole text
+each time (full-text sync, as the simplest clients do), and times each `didChange` to the
 `publishDiagnostics` that follows. Prints the median; with `--vs`, the same for a second
 binary in the same run and the ratio. Machines are noisy: read ratios, not times.
 """
@@ -87,10 +89,20 @@ class Server:
         self.p.wait(timeout=10)
 
 
-def measure(rex, text, edits):
-    """Milliseconds from each one-character didChange to its diagnostics; the open's too."""
-    needle = "step_61 x + 62 in"
-    at = text.index(needle) + len("step_61 x + 6")
+INSERTED = "fn inserted : i32 -> i32 = \\x -> x + 1\n\n"
+
+
+def edited(text, k, kind):
+    """The text after the k-th edit of `kind`."""
+    if kind == "insert":
+        return INSERTED + text if k % 2 == 0 else text
+    at = text.index("step_61 x + 62 in") + len("step_61 x + 6")
+    digit = "3" if k % 2 == 0 else "2"
+    return text[:at] + digit + text[at + 1:]
+
+
+def measure(rex, text, edits, kind):
+    """Milliseconds from each didChange to its diagnostics; the open's too."""
     server = Server(rex)
     start = time.perf_counter()
     server.send({"method": "textDocument/didOpen", "params": {"textDocument": {
@@ -101,8 +113,7 @@ def measure(rex, text, edits):
         raise SystemExit(f"the generated program should check cleanly: {first[:1]}")
     times = []
     for k in range(edits):
-        digit = "3" if k % 2 == 0 else "2"
-        changed = text[:at] + digit + text[at + 1:]
+        changed = edited(text, k, kind)
         start = time.perf_counter()
         server.send({"method": "textDocument/didChange", "params": {
             "textDocument": {"uri": URI, "version": k + 2},
@@ -122,12 +133,15 @@ def main():
     parser.add_argument("--vs", help="a second rex binary, measured in the same run")
     parser.add_argument("--functions", type=int, default=1430)
     parser.add_argument("--edits", type=int, default=9)
+    parser.add_argument("--edit", choices=["body", "insert"], default="body")
     args = parser.parse_args()
     text = program(args.functions)
-    print(f"{text.count(chr(10))} lines, {args.edits} one-character edits, full-text sync")
+    what = {"body": "one-character edits in a body",
+            "insert": "insertions and removals of a fn at the top"}[args.edit]
+    print(f"{text.count(chr(10))} lines, {args.edits} {what}, full-text sync")
     results = []
     for rex in [args.rex] + ([args.vs] if args.vs else []):
-        opened, edit = measure(rex, text, args.edits)
+        opened, edit = measure(rex, text, args.edits, args.edit)
         results.append(edit)
         print(f"{rex}: open -> diagnostics {opened:8.1f} ms; "
               f"edit -> diagnostics median {edit:7.1f} ms")
