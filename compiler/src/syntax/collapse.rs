@@ -1,12 +1,12 @@
-//! Bracket-local recovery. When the grammar fails inside a bracket pair, the driver replaces
-//! the comma-separated element holding the failure with one `Skipped` token (an error node
-//! wherever an atom may stand) and parses again; a second failure in the same pair replaces
-//! the whole pair. The damage of a fault inside brackets so stays inside them, where the
-//! grammar's own recovery would unwind to the nearest binding or arm and report the rest of
-//! the item again.
+//! Bracket-local recovery, for the item parser's fallback reading: when the grammar failed
+//! inside a bracket pair, the comma-separated element holding the failure is replaced by
+//! one `Skipped` token (an error node wherever an atom may stand). The damage of a fault
+//! inside brackets so stays inside them, where the grammar's own recovery would unwind to
+//! the nearest binding or arm and report the rest of the item again.
 
 use std::ops::Range;
 
+use super::brackets::{Nesting, Step};
 use super::lexer::Token;
 use super::token::Tok;
 use crate::span::Span;
@@ -18,15 +18,13 @@ pub struct Collapse {
     pub range: Range<usize>,
     /// The text the `Skipped` token stands for.
     pub span: Span,
-    /// Where the pair's opener starts: identifies the pair across collapses.
-    pub opener: u32,
-    /// The whole pair, brackets included, is replaced.
-    pub whole: bool,
+    /// The token index of the pair's opener.
+    pub opener: usize,
 }
 
 /// Plans the collapse for a failure at `error` (a token's span, or an empty span where a
-/// virtual token stands). `collapsed` lists the openers of pairs already collapsed once.
-pub fn plan(tokens: &[Token<'_>], error: Span, collapsed: &[u32]) -> Option<Collapse> {
+/// virtual token stands) in balanced tokens; `None` when it is not inside brackets.
+pub fn plan(tokens: &[Token<'_>], error: Span) -> Option<Collapse> {
     let e = tokens
         .iter()
         .position(|t| t.span == error)
@@ -34,56 +32,36 @@ pub fn plan(tokens: &[Token<'_>], error: Span, collapsed: &[u32]) -> Option<Coll
     if e >= tokens.len() {
         return None;
     }
-    let mut open = Vec::new();
-    for (i, t) in tokens[..e].iter().enumerate() {
-        if t.tok.opens() {
-            open.push(i);
-        } else if t.tok.closes() {
-            open.pop();
-        }
-    }
-    let o = *open.last()?;
-    let mut depth = 0usize;
-    let mut commas = Vec::new();
+    // The innermost pair around the failure, its closer, and the commas and the last
+    // introducer before the failure directly inside it.
+    let mut nesting = Nesting::default();
+    let mut enclosing: Vec<Option<usize>> = Vec::with_capacity(tokens.len());
     let mut close = None;
-    for (i, t) in tokens.iter().enumerate().skip(o + 1) {
-        if t.tok.opens() {
-            depth += 1;
-        } else if t.tok.closes() {
-            if depth == 0 {
+    for (i, t) in tokens.iter().enumerate() {
+        enclosing.push(nesting.innermost());
+        if let Step::Close(opener) = nesting.step(i, t.tok) {
+            nesting.closed_inside(opener);
+            if i >= e && Some(opener) == enclosing[e] {
                 close = Some(i);
                 break;
             }
-            depth -= 1;
-        } else if depth == 0 && t.tok == Tok::Comma {
-            commas.push(i);
         }
     }
+    let o = enclosing[e]?;
     let c = close?;
-    let opener = tokens[o].span.start;
-    if collapsed.contains(&opener) {
-        return Some(Collapse {
-            range: o..c + 1,
-            span: tokens[o].span.cover(tokens[c].span),
-            opener,
-            whole: true,
-        });
-    }
-    let a = commas.iter().rev().copied().find(|&i| i < e).unwrap_or(o);
-    let z = commas.iter().copied().find(|&i| i >= e).unwrap_or(c);
+    let direct = |i: usize| enclosing[i] == Some(o);
+    let a = (o + 1..e)
+        .rev()
+        .find(|&i| direct(i) && tokens[i].tok == Tok::Comma)
+        .unwrap_or(o);
+    let z = (e..c)
+        .find(|&i| direct(i) && tokens[i].tok == Tok::Comma)
+        .unwrap_or(c);
     // Within the element, keep what comes before the last token that introduces a missing or
     // broken part (`b = _`, `x: _`, `\x -> _`, `1 + _`): only the part after it is lost.
-    let mut depth = 0usize;
-    let mut introducer = None;
-    for (i, t) in tokens.iter().enumerate().take(e).skip(a + 1) {
-        if t.tok.opens() {
-            depth += 1;
-        } else if t.tok.closes() {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && introduces(t.tok) {
-            introducer = Some(i);
-        }
-    }
+    let introducer = (a + 1..e)
+        .rev()
+        .find(|&i| direct(i) && introduces(tokens[i].tok));
     let range = introducer.unwrap_or(a) + 1..z;
     let span = if range.is_empty() {
         Span::empty(tokens[z].span.start as usize)
@@ -93,8 +71,7 @@ pub fn plan(tokens: &[Token<'_>], error: Span, collapsed: &[u32]) -> Option<Coll
     Some(Collapse {
         range,
         span,
-        opener,
-        whole: false,
+        opener: o,
     })
 }
 

@@ -1,23 +1,33 @@
-//! Parsing one item: the grammar, plus the recovery that keeps one fault to one diagnostic.
+//! Parsing one item: brackets balanced, the grammar run once with its own error recovery
+//! (lalrpop's `!` productions at bracket, binding, arm, member and item level), and one
+//! fallback reading; then one fault, one diagnostic.
 //!
-//! * Faults inside brackets are collapsed bracket-locally (see `collapse.rs`).
-//! * An unclosed bracket gets its closer where its contents stop making sense rather than at
-//!   the end of the item.
+//! * The fallback, only for an item the grammar rejected: the grammar runs once more on a
+//!   repaired token stream and the reading with fewer diagnostics is kept. The repair uses
+//!   what the first run found: each bracket left unclosed is closed right before the first
+//!   failure inside it (rather than where the layout rules put its closer), and in each
+//!   bracket pair with a failure, the comma-separated element holding the first one is
+//!   replaced by one `Skipped` token (see `collapse.rs`), so its damage stays inside the
+//!   pair where the grammar's recovery would unwind to the nearest binding or arm. So an item
+//!   takes at most [`MAX_GRAMMAR_RUNS_PER_ITEM`] grammar runs.
 //! * Cascades are folded: one diagnostic per line, and a bracket diagnostic (unclosed or
 //!   unmatched) stands for the grammar errors on its line, since they are its consequence;
 //!   a closer without an opener also stands for the grammar errors before it in its bracket.
 //! * Deep nesting is refused after the parse (which itself never recurses): an item nested
 //!   deeper than [`MAX_EXPR_DEPTH`] becomes an error item with one diagnostic.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use lalrpop_util::ParseError;
 
 use super::ast::{Arena, Item, ItemKind};
+use super::brackets::{self, Balanced};
 use super::builder::{Builder, Recovery};
 use super::collapse;
+use super::expected;
 use super::grammar::ItemParser;
-use super::layout::{self, Chunk, Laid};
+use super::layout::Laid;
 use super::lexer::Token;
 use super::token::Tok;
 use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
@@ -27,16 +37,22 @@ use crate::span::Span;
 /// and not analysed, so no later pass can exhaust the stack on them.
 pub const MAX_EXPR_DEPTH: usize = 1000;
 
-/// At most this many bracket-local collapses per item before the grammar's own recovery
-/// takes what is left.
-const MAX_COLLAPSES: usize = 8;
+/// The grammar runs one parse of an item takes at most: the reading and the fallback.
+pub const MAX_GRAMMAR_RUNS_PER_ITEM: usize = 2;
 
 /// At most this many syntax diagnostics are reported per item; the rest are noise.
 const MAX_DIAGNOSTICS_PER_ITEM: usize = 8;
 
-/// How many unclosed brackets get their closer moved to a better place (and how many of the
-/// innermost are considered each time).
-const MAX_CLOSER_MOVES: usize = 4;
+thread_local! {
+    /// Grammar runs on this thread so far (see [`grammar_runs`]).
+    static GRAMMAR_RUNS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many times the grammar has run on this thread: what a test reads to bound the
+/// recovery's work.
+pub fn grammar_runs() -> usize {
+    GRAMMAR_RUNS.with(Cell::get)
+}
 
 /// One item as parsed, with the tokens it came from.
 pub(crate) struct ParsedItem<'a> {
@@ -63,141 +79,94 @@ impl ParsedItem<'_> {
     }
 }
 
-/// Parses an item's tokens. An unclosed bracket is closed at the end of the item by the
-/// layout rules, which makes the grammar fail where the bracket's contents stop making
-/// sense and again at the virtual closer. So where the grammar fails inside an unclosed
-/// bracket (not inside a bracket nested in it), the closer is moved to the failure, or to
-/// the end of the bracket's line, whichever reads with fewer errors.
+/// Parses an item's tokens: one reading, and the fallback when the grammar rejected it
+/// (see the module comment).
 pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
-    let mut hints: Vec<(usize, usize)> = Vec::new();
-    let mut best = parse_hinted(tokens, &hints);
-    for _ in 0..MAX_CLOSER_MOVES {
-        if best.errors.is_empty() {
-            break;
-        }
-        let Some((opener, at_error)) = best
-            .unclosed
-            .iter()
-            .rev()
-            .take(MAX_CLOSER_MOVES)
-            .find_map(|&o| error_inside(tokens, o, &best.errors).map(|e| (o, e)))
-        else {
-            break;
-        };
-        let line_end = (opener + 1..tokens.len())
-            .find(|&i| tokens[i].line_start)
-            .unwrap_or(tokens.len());
-        let mut improved: Option<(usize, Hinted<'a>)> = None;
-        for place in [at_error, line_end] {
-            if place >= tokens.len() || place <= opener {
-                continue;
-            }
-            hints.push((opener, place));
-            let candidate = parse_hinted(tokens, &hints);
-            hints.pop();
-            let bar = improved
-                .as_ref()
-                .map_or(best.parsed.cost(), |(_, c)| c.parsed.cost());
-            if candidate.parsed.cost() < bar {
-                improved = Some((place, candidate));
-            }
-        }
-        let Some((place, candidate)) = improved else {
-            break;
-        };
-        hints.push((opener, place));
-        best = candidate;
+    let first = read(tokens, &[], &[]);
+    if first.faults.is_empty() {
+        return first.parsed;
     }
-    best.parsed
+    let close_before: Vec<(usize, usize)> = first
+        .unclosed
+        .iter()
+        .filter_map(|&opener| {
+            first_failure_inside(tokens, opener, &first.enclosing, &first.failures)
+                .map(|at| (opener, at))
+        })
+        .collect();
+    let second = read(tokens, &close_before, &first.faults);
+    if second.parsed.cost() <= first.parsed.cost() {
+        second.parsed
+    } else {
+        first.parsed
+    }
 }
 
-/// The index of the first token inside the bracket opened at `opener` (and not inside a
-/// bracket nested in it) where the grammar reported an error (`errors` is sorted).
-fn error_inside(tokens: &[Laid<'_>], opener: usize, errors: &[u32]) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, t) in tokens.iter().enumerate().skip(opener + 1) {
-        if depth == 0 && errors.binary_search(&t.token.span.start).is_ok() {
-            return Some(i);
-        }
-        if t.token.tok.opens() {
-            depth += 1;
-        } else if t.token.tok.closes() {
-            if depth == 0 {
-                return None;
-            }
-            depth -= 1;
-        }
-    }
-    None
+/// The index of the first token directly inside the bracket opened at `opener` (not inside
+/// a bracket nested in it) where the grammar failed (`failures` is sorted).
+fn first_failure_inside(
+    tokens: &[Laid<'_>],
+    opener: usize,
+    enclosing: &[Option<usize>],
+    failures: &[u32],
+) -> Option<usize> {
+    (opener + 1..tokens.len())
+        .take_while(|&i| enclosing[i].is_some_and(|o| o >= opener))
+        .find(|&i| {
+            enclosing[i] == Some(opener)
+                && failures.binary_search(&tokens[i].token.span.start).is_ok()
+        })
 }
 
-struct Hinted<'a> {
+/// One reading of an item, with what the fallback needs to know about it.
+struct Reading<'a> {
     parsed: ParsedItem<'a>,
-    /// Openers closed by the layout rules (see [`Chunk::unclosed`]).
+    /// The grammar's errors (absolute spans, sorted).
+    faults: Vec<Diagnostic>,
+    /// Where the grammar failed (absolute, sorted).
+    failures: Vec<u32>,
+    /// From balancing: see [`Balanced`].
+    enclosing: Vec<Option<usize>>,
     unclosed: Vec<usize>,
-    /// Absolute positions of the grammar's errors.
-    errors: Vec<u32>,
 }
 
-fn parse_hinted<'a>(tokens: &[Laid<'a>], hints: &[(usize, usize)]) -> Hinted<'a> {
-    let chunk = layout::chunk_with(tokens, hints);
-    let unclosed = chunk.unclosed.clone();
-    let explained = explained_by_stray_closers(tokens, &chunk.stray);
-    let parse = parse_chunk(chunk);
-    let errors: Vec<u32> = parse.grammar.iter().map(|d| d.span.start).collect();
-    let first_error = parse.outside_brackets;
+/// Balances the tokens (each `close_before` pair: an unclosed opener's closer goes before
+/// that token), collapses the elements around `collapse_at` that lie inside brackets,
+/// runs the grammar once, and folds the diagnostics.
+fn read<'a>(
+    tokens: &[Laid<'a>],
+    close_before: &[(usize, usize)],
+    collapse_at: &[Diagnostic],
+) -> Reading<'a> {
+    let mut balanced = brackets::balance(tokens, close_before);
+    let explained = std::mem::take(&mut balanced.explained);
+    let enclosing = std::mem::take(&mut balanced.enclosing);
+    let unclosed = std::mem::take(&mut balanced.unclosed);
+    let parse = parse_balanced(balanced, collapse_at);
+    // `parse.grammar` is sorted and has one error per position.
+    let failures: Vec<u32> = parse.grammar.iter().map(|d| d.span.start).collect();
+    let first_error = failures.iter().copied().find(|&at| {
+        let i = tokens.partition_point(|t| t.token.span.start < at);
+        enclosing.get(i).is_none_or(Option::is_none)
+    });
+    let faults = parse.grammar.clone();
     let mut grammar = parse.grammar;
-    grammar.retain(|d| !explained.contains(&d.span.start));
+    grammar.retain(|d| explained.binary_search(&d.span.start).is_err());
     let mut diagnostics = fold_cascades(tokens, parse.layout, grammar);
     diagnostics.truncate(MAX_DIAGNOSTICS_PER_ITEM);
-    Hinted {
+    Reading {
         parsed: ParsedItem {
             tokens: tokens.to_vec(),
             item: parse.item,
             diagnostics,
             first_error,
-            errors: errors.len(),
+            errors: failures.len(),
         },
+        faults,
+        failures,
+        enclosing,
         unclosed,
-        errors,
     }
-}
-
-/// The positions where grammar errors are consequences of a closer without an opener: the
-/// tokens before the stray closer, back to the bracket enclosing it (or the item's start),
-/// outside brackets nested in between. A missing opener makes the grammar fail somewhere
-/// there; the stray closer is the diagnostic that says what is wrong.
-fn explained_by_stray_closers(tokens: &[Laid<'_>], stray: &[usize]) -> HashSet<u32> {
-    let mut explained = HashSet::new();
-    let is_stray: HashSet<usize> = stray.iter().copied().collect();
-    for &k in stray.iter().take(MAX_DIAGNOSTICS_PER_ITEM) {
-        let mut depth = 0usize;
-        let mut start = 0;
-        for i in (0..k).rev() {
-            let tok = tokens[i].token.tok;
-            if tok.closes() && !is_stray.contains(&i) {
-                depth += 1;
-            } else if tok.opens() {
-                if depth == 0 {
-                    start = i + 1;
-                    break;
-                }
-                depth -= 1;
-            }
-        }
-        let mut depth = 0usize;
-        for (i, t) in tokens.iter().enumerate().take(k).skip(start) {
-            if depth == 0 {
-                explained.insert(t.token.span.start);
-            }
-            if t.token.tok.opens() {
-                depth += 1;
-            } else if t.token.tok.closes() && !is_stray.contains(&i) {
-                depth = depth.saturating_sub(1);
-            }
-        }
-    }
-    explained
 }
 
 /// One diagnostic per line: a layout diagnostic (an unclosed or unmatched bracket, nesting
@@ -230,41 +199,41 @@ fn fold_cascades(
     out
 }
 
-/// An item parsed from one chunk: diagnostics with absolute spans, kept apart by origin.
-struct ChunkParse {
+/// An item parsed from balanced tokens: diagnostics with absolute spans, kept apart by
+/// origin.
+struct BalancedParse {
     item: Item,
-    /// The first grammar error not confined to a bracket (absolute).
-    outside_brackets: Option<u32>,
-    /// From layout (brackets) and depth checks.
+    /// From balancing (brackets) and depth checks.
     layout: Vec<Diagnostic>,
-    /// From the grammar.
+    /// From the grammar, sorted, one per position.
     grammar: Vec<Diagnostic>,
 }
 
-/// Parses one chunk. The item's tree uses spans relative to its start, so an edit elsewhere
-/// in the file leaves it equal (and analyses of it reusable).
-fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
-    let offset = chunk.span.start;
-    let mut layout = chunk.diagnostics;
+/// Runs the grammar on balanced tokens, with the element around `collapse_at` (an error of
+/// an earlier reading) replaced by a `Skipped` token when it lies inside brackets. The
+/// item's tree uses spans relative to its start, so an edit elsewhere in the file leaves it
+/// equal (and analyses of it reusable).
+fn parse_balanced(balanced: Balanced<'_>, collapse_at: &[Diagnostic]) -> BalancedParse {
+    let offset = balanced.span.start;
+    let mut layout = balanced.diagnostics;
     let rel = |s: Span| Span {
         start: s.start.saturating_sub(offset),
         end: s.end.saturating_sub(offset),
     };
-    let error_item = |arena| Item {
+    let error_item = || Item {
         kind: ItemKind::Error,
         offset,
-        span: rel(chunk.span),
-        arena,
+        span: rel(balanced.span),
+        arena: Arena::default(),
     };
-    if chunk.too_deep || chunk.tokens.is_empty() {
-        return ChunkParse {
-            item: error_item(Arena::default()),
-            outside_brackets: None,
+    if balanced.too_deep || balanced.tokens.is_empty() {
+        return BalancedParse {
+            item: error_item(),
             layout,
             grammar: Vec::new(),
         };
     }
-    let mut tokens: Vec<Token<'_>> = chunk
+    let mut tokens: Vec<Token<'_>> = balanced
         .tokens
         .iter()
         .map(|t| Token {
@@ -272,39 +241,37 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
             span: rel(t.span),
         })
         .collect();
-    let end = rel(chunk.span).end as usize;
-    let mut reported: Vec<Diagnostic> = Vec::new();
-    let mut skipped: Vec<Span> = Vec::new();
-    let mut collapsed: Vec<u32> = Vec::new();
-    let (kind, arena, mut last) = loop {
-        let (kind, arena, diags) = run_grammar(&tokens, end);
-        let first = diags.iter().min_by_key(|d| (d.span.start, d.span.end));
-        let plan = match first {
-            Some(first) if collapsed.len() < MAX_COLLAPSES => {
-                collapse::plan(&tokens, first.span, &collapsed).map(|c| (c, first.clone()))
-            }
-            _ => None,
-        };
-        let Some((c, first)) = plan else {
-            break (kind, arena, diags);
-        };
-        // A second fault in a pair already collapsed, or one inside text already skipped,
-        // is the same fault seen again.
-        if !c.whole && !skipped.iter().any(|s| inside(first.span, *s)) {
-            reported.push(first);
-        }
-        collapsed.push(c.opener);
-        skipped.push(c.span);
-        collapse::apply(&mut tokens, &c);
-    };
-    last.retain(|d| !skipped.iter().any(|s| inside(d.span, *s)));
+    let end = rel(balanced.span).end as usize;
     let shift = offset as i64;
-    let outside_brackets = last
-        .iter()
-        .map(|d| (d.span.start as i64 + shift) as u32)
-        .min();
-    reported.extend(last);
-    let grammar: Vec<Diagnostic> = deduplicate(reported)
+    let mut grammar: Vec<Diagnostic> = Vec::new();
+    // One collapse per bracket pair, for its first fault; later faults inside text already
+    // skipped are the same fault seen again.
+    let mut collapses: Vec<collapse::Collapse> = Vec::new();
+    for fault in collapse_at {
+        let fault = fault.clone().shifted(-shift);
+        if collapses.iter().any(|c| inside(fault.span, c.span)) {
+            continue;
+        }
+        let Some(c) = collapse::plan(&tokens, fault.span) else {
+            continue;
+        };
+        let overlaps = |p: &collapse::Collapse| {
+            p.opener == c.opener || (p.range.start <= c.range.end && c.range.start <= p.range.end)
+        };
+        if collapses.iter().any(overlaps) {
+            continue;
+        }
+        grammar.push(fault);
+        collapses.push(c);
+    }
+    collapses.sort_by_key(|c| std::cmp::Reverse(c.range.start));
+    for c in &collapses {
+        collapse::apply(&mut tokens, c);
+    }
+    let (kind, arena, mut found) = run_grammar(&tokens, end);
+    found.retain(|d| !collapses.iter().any(|c| inside(d.span, c.span)));
+    grammar.extend(found);
+    let grammar: Vec<Diagnostic> = deduplicate(grammar)
         .into_iter()
         .map(|d| d.shifted(shift))
         .collect();
@@ -319,7 +286,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
         layout.push(
             Diagnostic::error(
                 Code::NestingTooDeep,
-                chunk.span,
+                balanced.span,
                 format!(
                     "{what} nest more than {MAX_EXPR_DEPTH} deep in this item; it is not analysed"
                 ),
@@ -328,21 +295,19 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
                 limit: MAX_EXPR_DEPTH,
             }),
         );
-        return ChunkParse {
-            item: error_item(Arena::default()),
-            outside_brackets,
+        return BalancedParse {
+            item: error_item(),
             layout,
             grammar,
         };
     }
-    ChunkParse {
+    BalancedParse {
         item: Item {
             kind,
             offset,
-            span: rel(chunk.span),
+            span: rel(balanced.span),
             arena,
         },
-        outside_brackets,
         layout,
         grammar,
     }
@@ -351,6 +316,7 @@ fn parse_chunk(chunk: Chunk<'_>) -> ChunkParse {
 /// Runs the grammar over item-relative tokens: the item kind, its nodes and the errors it
 /// recovered from (item-relative spans, one per position).
 fn run_grammar(tokens: &[Token<'_>], end: usize) -> (ItemKind, Arena, Vec<Diagnostic>) {
+    GRAMMAR_RUNS.with(|c| c.set(c.get() + 1));
     let mut builder = Builder::default();
     let result = ItemParser::new().parse(
         &mut builder,
@@ -406,14 +372,14 @@ fn error_diagnostic(
             token: (l, tok, r),
             expected,
         } => {
-            let expected = describe_expected(expected);
+            let expected = expected::describe(expected);
             let message = if *tok == Tok::Sep {
                 format!(
                     "this member line starts before the previous one is complete; expected {}",
-                    one_of(&expected)
+                    expected::one_of(&expected)
                 )
             } else {
-                format!("unexpected {tok}; expected {}", one_of(&expected))
+                format!("unexpected {tok}; expected {}", expected::one_of(&expected))
             };
             Diagnostic::error(Code::UnexpectedToken, Span::new(*l, (*r).max(*l)), message)
                 .with_data(DiagnosticData::UnexpectedToken {
@@ -423,12 +389,15 @@ fn error_diagnostic(
                 })
         }
         ParseError::UnrecognizedEof { location, expected } => {
-            let expected = describe_expected(expected);
+            let expected = expected::describe(expected);
             let at = (*location).min(end);
             Diagnostic::error(
                 Code::UnexpectedEof,
                 Span::new(at, at),
-                format!("this item ends too early; expected {}", one_of(&expected)),
+                format!(
+                    "this item ends too early; expected {}",
+                    expected::one_of(&expected)
+                ),
             )
             .with_data(DiagnosticData::UnexpectedEof { expected })
         }
@@ -450,103 +419,5 @@ fn error_diagnostic(
         ParseError::User { .. } => {
             Diagnostic::error(Code::UnexpectedToken, Span::new(0, 0), "syntax error")
         }
-    }
-}
-
-/// Terminals that can start an expression, a pattern or a type, as the grammar names them.
-const EXPRESSION_START: &[&str] = &[
-    "IDENT",
-    "UPPER",
-    "INT",
-    "FLOAT",
-    "STR",
-    "HOLE",
-    "SKIPPED",
-    "\"-\"",
-    "\"\\\\\"",
-    "\"(\"",
-    "\"[\"",
-    "\"{\"",
-    "\"let\"",
-    "\"if\"",
-    "\"match\"",
-    "\"true\"",
-    "\"false\"",
-];
-const PATTERN_START: &[&str] = &[
-    "IDENT",
-    "UPPER",
-    "INT",
-    "FLOAT",
-    "STR",
-    "SKIPPED",
-    "\"-\"",
-    "\"_\"",
-    "\"(\"",
-    "\"[\"",
-    "\"{\"",
-    "\"true\"",
-    "\"false\"",
-];
-const TYPE_START: &[&str] = &["IDENT", "UPPER", "SKIPPED", "\"(\"", "\"{\""];
-
-/// Terminal names from the grammar, in words a person reads. Where every way to start an
-/// expression (a pattern, a type) is expected, that is said in one word.
-fn describe_expected(expected: &[String]) -> Vec<String> {
-    let has = |t: &str| expected.iter().any(|e| e == t);
-    let (summary, covered): (Option<&str>, &[&str]) = if has("HOLE") && has("\"let\"") {
-        (Some("an expression"), EXPRESSION_START)
-    } else if has("HOLE") {
-        // Where an argument or an operator's operand goes: `let`, `if`, `match` and lambdas
-        // need parentheses there.
-        (Some("an operand"), EXPRESSION_START)
-    } else if has("\"_\"") && has("IDENT") && has("\"[\"") {
-        (Some("a pattern"), PATTERN_START)
-    } else if has("IDENT") && has("UPPER") && has("\"(\"") && has("\"{\"") && !has("INT") {
-        (Some("a type"), TYPE_START)
-    } else {
-        (None, &[])
-    };
-    // The operators with a token of their own read as "an operator" too.
-    let operators: &[&str] = if has("OP") {
-        &["\"-\"", "\"*\"", "\"<=\"", "\"::\""]
-    } else {
-        &[]
-    };
-    let mut out: Vec<String> = summary.into_iter().map(str::to_string).collect();
-    for e in expected
-        .iter()
-        .filter(|e| !covered.contains(&e.as_str()) && !operators.contains(&e.as_str()))
-    {
-        let d = match e.as_str() {
-            "IDENT" => "a name".to_string(),
-            "UPPER" => "a capitalised name".to_string(),
-            "INT" => "an integer".to_string(),
-            "FLOAT" => "a number".to_string(),
-            "STR" => "a string".to_string(),
-            "HOLE" => "a hole".to_string(),
-            "OP" => "an operator".to_string(),
-            "SEP" => "a new member line".to_string(),
-            // Only the driver inserts it; nobody should be told to write it.
-            "SKIPPED" => continue,
-            quoted => {
-                let inner = quoted.trim_matches('"').replace("\\\\", "\\");
-                format!("`{inner}`")
-            }
-        };
-        if !out.contains(&d) {
-            out.push(d);
-        }
-    }
-    out
-}
-
-fn one_of(expected: &[String]) -> String {
-    const SHOWN: usize = 6;
-    match expected.len() {
-        0 => "something else".to_string(),
-        1 => expected[0].clone(),
-        n if n <= SHOWN => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
-        _ => format!("{}, ...", expected[..SHOWN].join(", ")),
     }
 }

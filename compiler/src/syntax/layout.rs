@@ -1,5 +1,5 @@
-//! Layout: splits a file's tokens into top-level items, balances brackets within each item
-//! and separates class/instance members.
+//! Layout: splits a file's tokens into top-level items (the brackets inside an item are
+//! balanced by `brackets.rs`).
 //!
 //! A declaration starts with a keyword in column 1 and ends at the next token in column 1
 //! (continuation lines are indented), unless that token closes a bracket the declaration
@@ -19,14 +19,11 @@
 //!   *tentative* item: the parser joins it back to the item before when it cannot stand alone
 //!   and the joined text parses cleanly (see `parser.rs`).
 
+use super::brackets::Nesting;
 use super::lexer::Token;
 use super::token::Tok;
-use crate::diagnostic::{Code, Diagnostic, DiagnosticData};
-use crate::span::Span;
 
-/// The deepest bracket nesting an item may have. Deeper input is reported, not parsed, so
-/// no later pass can exhaust the stack on it.
-pub const MAX_BRACKET_DEPTH: usize = 256;
+pub use super::brackets::MAX_BRACKET_DEPTH;
 
 /// A token with its place in the text's lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,23 +45,6 @@ pub struct Group<'a> {
     /// The group starts at a dedented line rather than in column 1 or at a keyword: it may
     /// belong to the item before.
     pub tentative: bool,
-}
-
-/// The tokens of one top-level item, ready for the grammar.
-#[derive(Debug)]
-pub struct Chunk<'a> {
-    pub tokens: Vec<Token<'a>>,
-    /// From the first to the last real token.
-    pub span: Span,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Set when the item nests too deeply to be parsed safely.
-    pub too_deep: bool,
-    /// Indices (into the item's tokens) of the openers that were never closed and got a
-    /// closer where the balancing rules put one (before a mismatched closer, a member line or
-    /// the end of the item), rather than where a hint asked for it.
-    pub unclosed: Vec<usize>,
-    /// Indices of the closers that had no opener (dropped, and reported).
-    pub stray: Vec<usize>,
 }
 
 /// Where a text to be laid out sits in its file: a file's own text starts at the start of a
@@ -159,10 +139,10 @@ pub fn bounds(tokens: &[Laid<'_>]) -> Vec<Bounds> {
         tentative: bool,
         is_decl: bool,
         body_col: Option<u32>,
-        depth: usize,
     }
     let mut groups: Vec<Bounds> = Vec::new();
     let mut current: Option<Open> = None;
+    let mut nesting = Nesting::default();
     for (i, laid) in tokens.iter().enumerate() {
         let starts_decl = laid.token.tok.starts_declaration();
         let after_pub = current.is_some() && tokens[i - 1].token.tok == Tok::Pub;
@@ -170,12 +150,12 @@ pub fn bounds(tokens: &[Laid<'_>]) -> Vec<Bounds> {
             None => Some(false),
             Some(_) if starts_decl && !after_pub => Some(false),
             // A closer of a bracket still open continues the item, whatever its column.
-            Some(open) if laid.token.tok.closes() && open.depth > 0 => None,
+            Some(_) if laid.token.tok.closes() && nesting.depth() > 0 => None,
             Some(open) if laid.line_start => {
                 if laid.col == 0 && open.is_decl {
                     Some(false)
                 } else if laid.col > 0
-                    && open.depth == 0
+                    && nesting.depth() == 0
                     && open.body_col.is_some_and(|body| laid.col < body)
                 {
                     Some(true)
@@ -199,19 +179,15 @@ pub fn bounds(tokens: &[Laid<'_>]) -> Vec<Bounds> {
                 tentative,
                 is_decl: starts_decl || inherited,
                 body_col: None,
-                depth: 0,
             });
+            nesting = Nesting::default();
         } else if let Some(open) = current.as_mut() {
             if laid.line_start && laid.col > 0 && open.body_col.is_none() {
                 open.body_col = Some(laid.col);
             }
         }
-        if let Some(open) = current.as_mut() {
-            if laid.token.tok.opens() {
-                open.depth += 1;
-            } else if laid.token.tok.closes() {
-                open.depth = open.depth.saturating_sub(1);
-            }
+        if let super::brackets::Step::Close(opener) = nesting.step(i, laid.token.tok) {
+            nesting.closed_inside(opener);
         }
     }
     groups.extend(current.map(|open| Bounds {
@@ -219,189 +195,6 @@ pub fn bounds(tokens: &[Laid<'_>]) -> Vec<Bounds> {
         tentative: open.tentative,
     }));
     groups
-}
-
-/// Balances the brackets of an item's tokens and separates its members. Each unclosed
-/// opener of `close_before` (opener index, token index) is closed right before the given
-/// token instead of where the balancing rules would close it.
-pub fn chunk_with<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> Chunk<'a> {
-    let span = match (tokens.first(), tokens.last()) {
-        (Some(f), Some(l)) => f.token.span.cover(l.token.span),
-        _ => Span::default(),
-    };
-    let mut b = Balancer {
-        out: Vec::with_capacity(tokens.len() + 4),
-        open: Vec::new(),
-        diags: Vec::new(),
-        too_deep: false,
-        unclosed: Vec::new(),
-        stray: Vec::new(),
-    };
-    let member_lines = is_member_block(tokens);
-    let header_line = tokens.first().map_or(0, |t| t.line);
-    let mut member_col: Option<u32> = None;
-    for (i, laid) in tokens.iter().enumerate() {
-        for &(opener, _) in close_before.iter().filter(|(_, before)| *before == i) {
-            b.close_through(opener, laid.token.span.start);
-        }
-        if member_lines && laid.line_start && laid.line != header_line {
-            let member_col = *member_col.get_or_insert(laid.col);
-            if laid.col <= member_col {
-                b.separate(laid.token.span.start);
-            }
-        }
-        b.push(i, laid.token);
-    }
-    b.close_all(span.end);
-    Chunk {
-        tokens: b.out,
-        span,
-        diagnostics: b.diags,
-        too_deep: b.too_deep,
-        unclosed: b.unclosed,
-        stray: b.stray,
-    }
-}
-
-/// Drops closers with no opener and adds closers for openers left open, so every bracket
-/// pair is whole and the grammar's bracket-level recovery can always resynchronise.
-///
-/// In a class or instance body, a separator goes before each member line: lines after the
-/// header that start at (or left of) the column of the first such line. A separator closes
-/// every bracket still open, so an unclosed bracket damages one member only.
-struct Balancer<'a> {
-    out: Vec<Token<'a>>,
-    /// Open brackets and their token indices.
-    open: Vec<(usize, Token<'a>)>,
-    diags: Vec<Diagnostic>,
-    too_deep: bool,
-    unclosed: Vec<usize>,
-    stray: Vec<usize>,
-}
-
-impl<'a> Balancer<'a> {
-    fn push(&mut self, index: usize, tok: Token<'a>) {
-        if tok.tok.opens() {
-            self.open.push((index, tok));
-            if self.open.len() > MAX_BRACKET_DEPTH && !self.too_deep {
-                self.too_deep = true;
-                self.diags.push(
-                    Diagnostic::error(
-                        Code::NestingTooDeep,
-                        tok.span,
-                        format!(
-                            "brackets nest more than {MAX_BRACKET_DEPTH} deep here; this item is not analysed"
-                        ),
-                    )
-                    .with_data(DiagnosticData::NestingTooDeep {
-                        limit: MAX_BRACKET_DEPTH,
-                    }),
-                );
-            }
-            self.out.push(tok);
-        } else if tok.tok.closes() {
-            let matching = self
-                .open
-                .iter()
-                .rposition(|(_, o)| closer_for(o.tok) == tok.tok);
-            match matching {
-                Some(pos) => {
-                    while self.open.len() > pos + 1 {
-                        self.close_innermost(tok.span.start, true);
-                    }
-                    self.open.pop();
-                    self.out.push(tok);
-                }
-                None => {
-                    self.stray.push(index);
-                    self.diags.push(
-                        Diagnostic::error(
-                            Code::UnexpectedToken,
-                            tok.span,
-                            format!("{} has no matching opening bracket", tok.tok),
-                        )
-                        .with_data(DiagnosticData::UnexpectedToken {
-                            found: tok.tok.to_string(),
-                            expected: vec![],
-                            skipped: vec![tok.span],
-                        }),
-                    );
-                }
-            }
-        } else {
-            self.out.push(tok);
-        }
-    }
-
-    /// Closes the innermost open bracket with a virtual closer at `at`.
-    fn close_innermost(&mut self, at: u32, by_rule: bool) {
-        if let Some((index, unclosed)) = self.open.pop() {
-            // Past the nesting limit the item is not analysed; one diagnostic says so.
-            if !self.too_deep {
-                report_unclosed(&unclosed, &mut self.diags);
-            }
-            self.out.push(virtual_token(closer_for(unclosed.tok), at));
-            if by_rule {
-                self.unclosed.push(index);
-            }
-        }
-    }
-
-    /// Closes the opener at token index `opener` (and any opened inside it) at `at`, if it
-    /// is still open.
-    fn close_through(&mut self, opener: usize, at: u32) {
-        if !self.open.iter().any(|(i, _)| *i == opener) {
-            return;
-        }
-        while let Some(&(index, _)) = self.open.last() {
-            self.close_innermost(at, index != opener);
-            if index == opener {
-                break;
-            }
-        }
-    }
-
-    fn separate(&mut self, at: u32) {
-        while !self.open.is_empty() {
-            self.close_innermost(at, true);
-        }
-        self.out.push(virtual_token(Tok::Sep, at));
-    }
-
-    fn close_all(&mut self, at: u32) {
-        while !self.open.is_empty() {
-            self.close_innermost(at, true);
-        }
-    }
-}
-
-fn closer_for(open: Tok<'_>) -> Tok<'static> {
-    match open {
-        Tok::LParen => Tok::RParen,
-        Tok::LBracket => Tok::RBracket,
-        _ => Tok::RBrace,
-    }
-}
-
-fn report_unclosed(open: &Token<'_>, diags: &mut Vec<Diagnostic>) {
-    let closer = closer_for(open.tok);
-    diags.push(
-        Diagnostic::error(
-            Code::UnexpectedEof,
-            open.span,
-            format!("{} is never closed; add {closer}", open.tok),
-        )
-        .with_data(DiagnosticData::UnexpectedEof {
-            expected: vec![closer.to_string()],
-        }),
-    );
-}
-
-fn virtual_token(tok: Tok<'static>, at: u32) -> Token<'static> {
-    Token {
-        tok,
-        span: Span { start: at, end: at },
-    }
 }
 
 /// For a class or instance, the column of its member lines (that of the first line after

@@ -1,8 +1,10 @@
 //! Text to syntax trees: lexing, layout (item splitting), parsing with total recovery.
 
 pub mod ast;
+pub mod brackets;
 pub mod builder;
 pub mod collapse;
+pub mod expected;
 mod item_parser;
 pub mod layout;
 pub mod lexer;

@@ -15,7 +15,7 @@ use super::lexer;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
 
-pub use super::item_parser::MAX_EXPR_DEPTH;
+pub use super::item_parser::{grammar_runs, MAX_EXPR_DEPTH, MAX_GRAMMAR_RUNS_PER_ITEM};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedFile {
@@ -138,32 +138,36 @@ impl Piece {
     }
 }
 
-/// How many other ways of cutting a broken group into items are tried before its errors are
-/// accepted as they are.
-const MAX_RESPLIT_TRIES: usize = 4;
-
-/// Parses one layout group into one or more items. A group the grammar rejects is checked
-/// against the layout's guesses, because an edit that removes a declaration's first token
-/// glues the rest of its text onto a neighbour:
+/// Parses one layout group into one or more items. The group is parsed as one item; when
+/// the grammar fails outside brackets, the layout's guess is checked once, because an edit
+/// that removes a declaration's first token glues the rest of its text onto a neighbour:
 ///
 /// * a tentative group (a dedented line) that cannot stand alone is joined to the item
 ///   before when the joined text parses cleanly, or when the item before is itself broken
 ///   and the joined text reads with no more errors;
-/// * a group whose text up to some line at or before the error parses cleanly is cut there
-///   (the least indented such lines are tried first: that is where glued text begins);
-/// * a group in which, from some column-1 line at or after the error, the text parses
-///   cleanly (or begins with a clean item) is cut there, leaving the error in an item of its
-///   own, unless that item alone has more errors than the whole group.
+/// * otherwise the group is cut once: before the least indented line after the first and up
+///   to the first error's (in a class or instance, member lines only after a blank line),
+///   else before the first column-1 line after the error. The cut stands when the text
+///   before it parses cleanly, or, for a cut after the error, reads no worse than the whole
+///   group. The text after a cut goes through the same steps as a group of its own.
 ///
-/// The work spent on such attempts is bounded by a budget proportional to the group.
+/// Each side of a cut or a join is read once more (`parse_item`: at most
+/// `MAX_GRAMMAR_RUNS_PER_ITEM` grammar runs), and the text after an accepted cut is not read
+/// again, so a group takes at most `2 × MAX_GRAMMAR_RUNS_PER_ITEM` runs per item it yields,
+/// plus that many for a join (`tests/syntax_grammar_runs.rs`). The tokens read while
+/// checking cuts are bounded by a budget proportional to the group.
 fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
-    let mut r = Resplitter {
-        budget: RESPLIT_BUDGET_FACTOR * group.tokens.len() + RESPLIT_BUDGET_BASE,
+    let mut budget = Budget {
+        left: RESPLIT_BUDGET_FACTOR * group.tokens.len() + RESPLIT_BUDGET_BASE,
     };
     let mut rest: &[Laid<'a>] = &group.tokens;
     let mut tentative = group.tentative;
+    let mut ahead: Option<ParsedItem<'a>> = None;
     while !rest.is_empty() {
-        let parsed = r.parse(rest);
+        let parsed = match ahead.take() {
+            Some(parsed) => parsed,
+            None => budget.parse(rest),
+        };
         let Some(error_at) = parsed.first_error else {
             out.push(parsed);
             return;
@@ -172,7 +176,7 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
             if let Some(prev) = out.last() {
                 let mut joined = prev.tokens.clone();
                 joined.extend_from_slice(rest);
-                let joined = r.parse(&joined);
+                let joined = budget.parse(&joined);
                 // A clean item stays as it is unless the joined text is clean too; a broken
                 // one takes the line back when that reads with no more errors.
                 let separate = (
@@ -187,18 +191,23 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
             }
         }
         tentative = false;
-        if let Some((i, head)) = r.clean_prefix(rest, error_at) {
-            out.push(head);
-            rest = &rest[i..];
-            continue;
-        }
-        if let Some(i) = r.clean_restart(rest, error_at) {
-            let head = r.parse(&rest[..i]);
-            // Only when the broken text before the cut reads no worse alone.
-            if head.cost() <= parsed.cost() {
+        let cut = cut_at(rest, error_at).filter(|_| budget.left >= rest.len());
+        if let Some(cut) = cut {
+            let head = budget.parse(&rest[..cut.index]);
+            if head.is_clean() {
                 out.push(head);
-                rest = &rest[i..];
+                rest = &rest[cut.index..];
                 continue;
+            }
+            if cut.after_error && head.cost() <= parsed.cost() {
+                // Only when the text after the cut begins with a clean item.
+                let tail = budget.parse(&rest[cut.index..]);
+                if starts_clean(&tail) {
+                    out.push(head);
+                    rest = &rest[cut.index..];
+                    ahead = Some(tail);
+                    continue;
+                }
             }
         }
         out.push(parsed);
@@ -206,77 +215,68 @@ fn parse_group<'a>(group: Group<'a>, out: &mut Vec<ParsedItem<'a>>) {
     }
 }
 
-/// The parse work a group may spend on resplitting: this many times its token count, plus
-/// a constant.
+/// Tokens that may still be parsed while checking cuts.
+struct Budget {
+    left: usize,
+}
+
+impl Budget {
+    fn parse<'a>(&mut self, tokens: &[Laid<'a>]) -> ParsedItem<'a> {
+        self.left = self.left.saturating_sub(tokens.len());
+        parse_item(tokens)
+    }
+}
+
+/// Whether an item parsed cleanly up to its second line at least: its first error, if any,
+/// lies on a later line than its first token.
+fn starts_clean(parsed: &ParsedItem<'_>) -> bool {
+    match (parsed.first_error, parsed.tokens.first()) {
+        (None, _) => parsed.is_clean(),
+        (Some(at), Some(first)) => {
+            let i = parsed.tokens.partition_point(|t| t.token.span.start < at);
+            parsed.tokens.get(i).is_some_and(|t| t.line > first.line)
+        }
+        (Some(_), None) => false,
+    }
+}
+
+/// The parse work a group may spend on cuts: this many times its token count, plus a
+/// constant.
 const RESPLIT_BUDGET_FACTOR: usize = 16;
 const RESPLIT_BUDGET_BASE: usize = 4096;
 
-struct Resplitter {
-    /// Tokens that may still be parsed while looking for a better cut.
-    budget: usize,
+/// Where a broken group is cut (a token index) and whether that is after its first error.
+struct Cut {
+    index: usize,
+    after_error: bool,
 }
 
-impl Resplitter {
-    fn parse<'a>(&mut self, tokens: &[Laid<'a>]) -> ParsedItem<'a> {
-        self.budget = self.budget.saturating_sub(tokens.len());
-        parse_item(tokens)
+/// The one cut tried in a group whose first error outside brackets is at `error_at` (see
+/// [`parse_group`]).
+fn cut_at(tokens: &[Laid<'_>], error_at: u32) -> Option<Cut> {
+    let member_col = layout::member_column(tokens);
+    let e = tokens.partition_point(|t| t.token.span.start < error_at);
+    // The least indented line up to the error's (the latest of equals): where glued text
+    // begins.
+    let line = (1..(e + 1).min(tokens.len()))
+        .filter(|&i| {
+            let t = &tokens[i];
+            let after_blank = t.line > tokens[i - 1].line + 1;
+            t.line_start && member_col.is_none_or(|col| t.col < col || after_blank)
+        })
+        .min_by_key(|&i| (tokens[i].col, std::cmp::Reverse(i)));
+    if let Some(index) = line {
+        return Some(Cut {
+            index,
+            after_error: false,
+        });
     }
-
-    /// A cut before a line at or before `error_at` leaving a clean item before it. In a
-    /// class or instance, a broken member is the member level's to recover (and the header
-    /// alone would always read as a clean item), so its member lines are cut at only after a
-    /// blank line: that is where text glued on from below begins.
-    fn clean_prefix<'a>(
-        &mut self,
-        tokens: &[Laid<'a>],
-        error_at: u32,
-    ) -> Option<(usize, ParsedItem<'a>)> {
-        let member_col = layout::member_column(tokens);
-        let mut lines: Vec<usize> = (1..tokens.len())
-            .filter(|&i| {
-                let t = &tokens[i];
-                let after_blank = t.line > tokens[i - 1].line + 1;
-                t.line_start
-                    && t.token.span.start <= error_at
-                    && member_col.is_none_or(|col| t.col < col || after_blank)
-            })
-            .collect();
-        lines.sort_by_key(|&i| (tokens[i].col, std::cmp::Reverse(i)));
-        for i in lines.into_iter().take(MAX_RESPLIT_TRIES) {
-            if self.budget < i {
-                return None;
-            }
-            let head = self.parse(&tokens[..i]);
-            if head.is_clean() {
-                return Some((i, head));
-            }
-        }
-        None
-    }
-
-    /// A cut before a column-1 line at or after `error_at` from which the text parses cleanly or
-    /// begins with a clean item.
-    fn clean_restart(&mut self, tokens: &[Laid<'_>], error_at: u32) -> Option<usize> {
-        let lines: Vec<usize> = (1..tokens.len())
-            .filter(|&i| {
-                let t = &tokens[i];
-                t.line_start && t.col == 0 && t.token.span.start >= error_at
-            })
-            .take(MAX_RESPLIT_TRIES)
-            .collect();
-        for i in lines {
-            if self.budget < tokens.len() - i {
-                return None;
-            }
-            let tail = self.parse(&tokens[i..]);
-            match tail.first_error {
-                None if tail.is_clean() => return Some(i),
-                Some(at) if self.clean_prefix(&tokens[i..], at).is_some() => return Some(i),
-                _ => {}
-            }
-        }
-        None
-    }
+    (e.max(1)..tokens.len())
+        .find(|&i| tokens[i].line_start && tokens[i].col == 0)
+        .map(|index| Cut {
+            index,
+            after_error: true,
+        })
 }
 
 /// Whether an item counts as the program's result expression: broken text that happens to
