@@ -62,6 +62,14 @@ pub fn prim_list_foldl : (b -> a -> b) -> b -> List a -> b = ?
 {- A list reversed, as `foldl (\out x -> Cons x out) Empty` reverses it. -}
 pub fn prim_list_reverse : List a -> List a = ?
 
+{- `map` and `filter` on lists, run by the evaluator as loops that build the result front
+   to back: `f` (`p`) is called on each element, first to last, and the result is the one
+   the fold-and-reverse definitions (`prim_list_reverse (foldl (\out x -> Cons (f x) out)
+   Empty xs)`, and with `if p x then Cons x out else out`) give, indeterminate parts
+   included. -}
+pub fn prim_list_map : (a -> b) -> List a -> List b = ?
+pub fn prim_list_filter : (a -> bool) -> List a -> List a = ?
+
 {- ---------------------------------------------------------------- data types -}
 
 pub type List a = Empty | Cons a (List a)
@@ -623,7 +631,7 @@ pub instance Default (Result a e) <= Default a
 {- ---------------------------------------------------------------- List instances -}
 
 pub instance Functor List
-  map = \f xs -> prim_list_reverse (foldl (\out x -> Cons (f x) out) Empty xs)
+  map = \f xs -> prim_list_map f xs
 
 pub instance Applicative List
   pure = \x -> Cons x Empty
@@ -643,11 +651,7 @@ pub instance Foldable List
   fold = \f z xs -> foldl f z xs
 
 pub instance Filterable List
-  filter = \p xs ->
-    let
-      kept = foldl (\out x -> if p x then Cons x out else out) Empty xs
-    in
-      prim_list_reverse kept
+  filter = \p xs -> prim_list_filter p xs
   filter_map = \f xs ->
     let
       step = \out x ->

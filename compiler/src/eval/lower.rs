@@ -668,7 +668,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             return f;
         }
         match &self.lw.program.code[f as usize] {
-            Code::Const(Value::Native(id)) => {
+            Code::Const(Value::Native(id)) if !Prim::from_id(*id).calls_back() => {
                 let p = Prim::from_id(*id);
                 match (p.arity(), args.as_slice()) {
                     (1, [a]) => return self.add(Code::Prim1(p, *a)),

@@ -56,6 +56,19 @@ enum K {
     /// The next step of a fold: the accumulator on top, the rest of the list and the
     /// function below it.
     FoldNext,
+    /// The next step of a `map` (`false`) or `filter` (`true`): the function's result on
+    /// top (for `filter`, the element below it), the rest of the list and the function
+    /// below; the results so far are the innermost of `Machine::building`.
+    MapNext(bool),
+}
+
+/// The result of a running `map` or `filter`, built front to back.
+#[derive(Default)]
+struct Building {
+    items: Vec<Value>,
+    /// For `filter`: the last indeterminate condition, which the fold-and-reverse
+    /// definition ends its result with (its `if` left stuck as the accumulator).
+    stuck: Option<Value>,
 }
 
 #[derive(Clone)]
@@ -117,6 +130,8 @@ pub struct Machine<'p> {
     budget: u32,
     pub reached: Vec<Reached>,
     pub reached_total: u64,
+    /// The results of the running `map`s and `filter`s, innermost last.
+    building: Vec<Building>,
 }
 
 impl<'p> Machine<'p> {
@@ -147,6 +162,7 @@ impl<'p> Machine<'p> {
             budget: CHECK_EVERY,
             reached: Vec::new(),
             reached_total: 0,
+            building: Vec::new(),
         }
     }
 
@@ -164,6 +180,7 @@ impl<'p> Machine<'p> {
         // Drop what an error left behind before reporting it.
         self.ctrl.clear();
         self.locals.clear();
+        self.building.clear();
         let v = result.map(|_| self.vals.pop().unwrap_or(Value::Unit));
         self.vals.clear();
         v
@@ -282,6 +299,12 @@ impl<'p> Machine<'p> {
                     let rest = self.pop();
                     let f = self.pop();
                     let flow = self.fold_step(f, acc, rest)?;
+                    self.follow(prog, flow)?;
+                }
+                K::MapNext(filter) => {
+                    let result = self.pop();
+                    self.map_result(filter, result)?;
+                    let flow = self.map_step(filter)?;
                     self.follow(prog, flow)?;
                 }
                 K::CacheGlobal(g) => {
@@ -438,7 +461,7 @@ impl<'p> Machine<'p> {
                     return None;
                 };
                 let p = Prim::from_id(native);
-                if p == Prim::ListFoldl || p.arity() as usize != args.len() {
+                if p.calls_back() || p.arity() as usize != args.len() {
                     return None;
                 }
                 let a = match self.quick_arg(prog, args[0], depth)? {
@@ -985,6 +1008,9 @@ impl<'p> Machine<'p> {
                 if p == Prim::ListFoldl && n >= 3 {
                     return self.start_fold(base, n);
                 }
+                if matches!(p, Prim::ListMap | Prim::ListFilter) && n >= 2 {
+                    return self.start_map(p == Prim::ListFilter, base, n);
+                }
                 if n == p.arity() as usize {
                     let v = match n {
                         1 => natives::unary(p, &self.vals[base + 1], list)?,
@@ -1160,6 +1186,98 @@ impl<'p> Machine<'p> {
                 )))
             }
         }
+    }
+
+    /// `prim_list_map f xs` (`prim_list_filter` when `filter`) applied at `base` (with
+    /// `n - 2` more arguments for its result): leaves `f` and `xs` on top and takes the
+    /// first step.
+    fn start_map(&mut self, filter: bool, base: usize, n: usize) -> Result<Flow, RunError> {
+        let extra = self.vals.split_off(base + 3);
+        let xs = self.pop();
+        let f = self.pop();
+        self.vals.truncate(base);
+        if n > 2 {
+            self.vals.extend(extra);
+            self.ctrl.push(K::ApplyRest((n - 2) as u32));
+        }
+        self.vals.push(f);
+        self.vals.push(xs);
+        self.building.push(Building::default());
+        self.map_step(filter)
+    }
+
+    /// Takes in the result of the function for one element of a `map` or `filter` (for
+    /// `filter`, the element lies below it), as the fold-and-reverse definitions would: a
+    /// true condition keeps the element, an indeterminate one replaces the accumulator.
+    fn map_result(&mut self, filter: bool, result: Value) -> Result<(), RunError> {
+        let Some(b) = self.building.last_mut() else {
+            return Err(RunError::Runtime("broken map".into()));
+        };
+        if !filter {
+            b.items.push(result);
+            return Ok(());
+        }
+        let x = self.vals.pop().unwrap_or(Value::Unit);
+        match result {
+            Value::Bool(true) => {
+                if b.stuck.is_none() {
+                    b.items.push(x);
+                }
+            }
+            Value::Bool(false) => {}
+            cond @ Value::Stuck(_) => b.stuck = Some(Value::stuck(Stuck::If { cond })),
+            _ => return Err(RunError::Runtime("`if` expects a boolean".into())),
+        }
+        Ok(())
+    }
+
+    /// One step of a `map` or `filter` whose function and rest of the list are on top:
+    /// calls the function on the next element (`K::MapNext` takes its result), or pushes
+    /// the finished list in their place.
+    fn map_step(&mut self, filter: bool) -> Result<Flow, RunError> {
+        let top = self.vals.len() - 1;
+        let xs = std::mem::take(&mut self.vals[top]);
+        if let Value::Node(node) = &xs {
+            if let (NodeKind::Data(c), [y, rest]) = (&node.kind, &node.fields[..]) {
+                if *c == self.list.cons {
+                    let y = y.clone();
+                    self.vals[top] = rest.clone();
+                    drop(xs);
+                    let f = self.vals[top - 1].clone();
+                    self.ctrl.push(K::MapNext(filter));
+                    if filter {
+                        self.vals.push(y.clone());
+                    }
+                    self.vals.push(f);
+                    self.vals.push(y);
+                    return self.call(1);
+                }
+            }
+        }
+        // The end of the list (or what stops the loop): `f` and the list go.
+        self.vals.truncate(top - 1);
+        let built = self.building.pop().unwrap_or_default();
+        let v = match &xs {
+            Value::Tag(t) if *t == self.list.empty => match built.stuck {
+                Some(stuck) => Value::stuck(Stuck::Match { scrutinee: stuck }),
+                None => self.build_list(built.items),
+            },
+            // The fold stops on the tail (its accumulator lost), and the reversal on that.
+            Value::Stuck(_) => Value::stuck(Stuck::Match {
+                scrutinee: Value::stuck(Stuck::Match { scrutinee: xs }),
+            }),
+            _ => {
+                let names = Names {
+                    ctors: &self.prog.ctors,
+                };
+                return Err(RunError::Runtime(format!(
+                    "no `when` arm matches the value {}",
+                    names.print(&xs)
+                )));
+            }
+        };
+        self.vals.push(v);
+        Ok(Flow::Done)
     }
 
     /// A loop call of member `j` of the running rec group with the `n` values on top.

@@ -37,6 +37,10 @@ pub enum Prim {
     ListFoldl,
     /// The list's elements in reverse order.
     ListReverse,
+    /// `map` over a list, run by the machine as a loop (`Machine::map_step`), front to back.
+    ListMap,
+    /// `filter` over a list, run by the machine as a loop like `ListMap`.
+    ListFilter,
 }
 
 /// Every native by its prelude name.
@@ -64,6 +68,8 @@ pub const NATIVES: &[(&str, Prim)] = &[
     ("prim_array_len", Prim::ArrayLen),
     ("prim_list_foldl", Prim::ListFoldl),
     ("prim_list_reverse", Prim::ListReverse),
+    ("prim_list_map", Prim::ListMap),
+    ("prim_list_filter", Prim::ListFilter),
 ];
 
 impl Prim {
@@ -96,6 +102,12 @@ impl Prim {
         }
     }
 
+    /// True for the natives that call a function they are given (the list loops): the
+    /// machine runs them, they are no pure function of their operands.
+    pub fn calls_back(self) -> bool {
+        matches!(self, Prim::ListFoldl | Prim::ListMap | Prim::ListFilter)
+    }
+
     /// How an operation stuck on an indeterminate operand is shown.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -122,6 +134,8 @@ impl Prim {
             Prim::ArrayLen => "count",
             Prim::ListFoldl => "foldl",
             Prim::ListReverse => "reverse",
+            Prim::ListMap => "map",
+            Prim::ListFilter => "filter",
         }
     }
 
