@@ -1,7 +1,7 @@
 //! Name resolution of one item, as a pure pass over its syntax: every local binding site,
 //! the region where it is visible, and what each name occurrence refers to. Editor features
-//! (go to definition, references, rename, completion) read this instead of the checker, and
-//! it follows the checker's scoping rules: `let` bindings are visible in later bindings and
+//! (go to definition, references, rename, completion, the locals an assist may use at a
+//! position) read this instead of the checker, and it follows the checker's scoping rules: `let` bindings are visible in later bindings and
 //! the body, `let rec` bindings in every value too, lambda, `fn` parameters and `match` arm
 //! patterns in their bodies, the innermost binding of a name shadowing the others.
 
@@ -38,6 +38,11 @@ pub struct LocalDef {
     pub annotated: bool,
     /// For `fn` parameters: the position in the parameter list.
     pub param_index: Option<usize>,
+    /// For a field shorthand of a dict pattern (`{a}` binds `a`): that dict pattern.
+    pub field_of: Option<PatId>,
+    /// The construct that bound it: locals with the same `site` were bound together (by one
+    /// lambda, one `let`, one `match` arm, or as the `fn`'s parameters).
+    pub site: u32,
 }
 
 /// What a name occurrence refers to.
@@ -108,12 +113,33 @@ impl ItemNames {
     /// ones left out.
     pub fn scope_at(&self, offset: usize) -> Vec<usize> {
         let mut out: Vec<usize> = Vec::new();
-        for (i, def) in self.locals.iter().enumerate().rev() {
-            if def.scope.touches(offset) && !out.iter().any(|j| self.locals[*j].name == def.name) {
+        for i in self.visible(|scope| scope.touches(offset)) {
+            if !out
+                .iter()
+                .any(|j| self.locals[*j].name == self.locals[i].name)
+            {
                 out.push(i);
             }
         }
         out
+    }
+
+    /// The local bindings visible throughout the item-relative `span` (an expression's),
+    /// innermost first, shadowed ones included.
+    pub fn visible_over(&self, span: Span) -> Vec<usize> {
+        self.visible(|scope| scope.start <= span.start && span.end <= scope.end)
+            .collect()
+    }
+
+    /// The locals whose scope passes `holds`, innermost first: a binding nested in
+    /// another's scope comes after it in `locals`.
+    fn visible<'a>(
+        &'a self,
+        holds: impl Fn(Span) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        (0..self.locals.len())
+            .rev()
+            .filter(move |i| holds(self.locals[*i].scope))
     }
 
     /// The occurrence whose name touches `offset` (item-relative), if any.
@@ -141,6 +167,7 @@ pub fn resolve_item(item: &Item) -> ItemNames {
         arena: &item.arena,
         out: ItemNames::default(),
         visible: Vec::new(),
+        sites: 0,
     };
     match &item.kind {
         ItemKind::Fn(decl) => {
@@ -152,6 +179,7 @@ pub fn resolve_item(item: &Item) -> ItemNames {
             r.constraints(&decl.constraints);
             let scope = r.arena.expr(decl.body).span;
             let mark = r.visible.len();
+            let site = r.site();
             for (i, p) in decl.params.iter().enumerate() {
                 r.bind(LocalDef {
                     name: p.name.text.clone(),
@@ -162,6 +190,8 @@ pub fn resolve_item(item: &Item) -> ItemNames {
                     value: None,
                     annotated: true,
                     param_index: Some(i),
+                    field_of: None,
+                    site,
                 });
             }
             r.expr(decl.body);
@@ -212,9 +242,25 @@ struct Resolver<'a> {
     out: ItemNames,
     /// Indices into `out.locals` of the bindings visible now, outermost first.
     visible: Vec<usize>,
+    /// How many binding constructs have been met.
+    sites: u32,
+}
+
+/// Where the variables of one pattern are visible, and what binds them.
+#[derive(Clone, Copy)]
+struct Binder {
+    scope: Span,
+    kind: LocalKind,
+    site: u32,
 }
 
 impl Resolver<'_> {
+    /// A new binding construct.
+    fn site(&mut self) -> u32 {
+        self.sites += 1;
+        self.sites - 1
+    }
+
     fn global(&mut self, name: &Name, kind: GlobalKind) {
         self.out.globals.push(GlobalDef {
             name: name.text.clone(),
@@ -275,12 +321,16 @@ impl Resolver<'_> {
                 body,
             } => {
                 let mark = self.visible.len();
-                let scope = arena.expr(*body).span;
+                let binder = Binder {
+                    scope: arena.expr(*body).span,
+                    kind: LocalKind::LambdaParam,
+                    site: self.site(),
+                };
                 for p in params {
                     if let Some(t) = p.ty {
                         self.type_expr(t);
                     }
-                    self.pattern(p.pat, scope, LocalKind::LambdaParam, None, false);
+                    self.pattern(p.pat, binder, None, false);
                 }
                 self.constraints(constraints);
                 self.expr(*body);
@@ -295,8 +345,12 @@ impl Resolver<'_> {
                 self.expr(*scrutinee);
                 for arm in arms {
                     let mark = self.visible.len();
-                    let scope = arena.expr(arm.body).span;
-                    self.pattern(arm.pat, scope, LocalKind::MatchArm, None, false);
+                    let binder = Binder {
+                        scope: arena.expr(arm.body).span,
+                        kind: LocalKind::MatchArm,
+                        site: self.site(),
+                    };
+                    self.pattern(arm.pat, binder, None, false);
                     self.expr(arm.body);
                     self.visible.truncate(mark);
                 }
@@ -331,15 +385,20 @@ impl Resolver<'_> {
         let arena = self.arena;
         let mark = self.visible.len();
         let body_span = arena.expr(body).span;
+        let site = self.site();
         if rec {
-            let scope = bindings
-                .first()
-                .map_or(body_span, |b| b.span.cover(body_span));
+            let binder = Binder {
+                scope: bindings
+                    .first()
+                    .map_or(body_span, |b| b.span.cover(body_span)),
+                kind: LocalKind::Let,
+                site,
+            };
             for b in bindings {
                 if let Some(t) = b.ty {
                     self.type_expr(t);
                 }
-                self.pattern(b.pat, scope, LocalKind::Let, Some(b.value), b.ty.is_some());
+                self.pattern(b.pat, binder, Some(b.value), b.ty.is_some());
             }
             for b in bindings {
                 self.expr(b.value);
@@ -351,8 +410,12 @@ impl Resolver<'_> {
                 }
                 self.expr(b.value);
                 let start = bindings.get(i + 1).map_or(body_span, |next| next.span);
-                let scope = start.cover(body_span);
-                self.pattern(b.pat, scope, LocalKind::Let, Some(b.value), b.ty.is_some());
+                let binder = Binder {
+                    scope: start.cover(body_span),
+                    kind: LocalKind::Let,
+                    site,
+                };
+                self.pattern(b.pat, binder, Some(b.value), b.ty.is_some());
             }
         }
         self.expr(body);
@@ -360,15 +423,9 @@ impl Resolver<'_> {
     }
 
     /// Binds the variables of pattern `p` (and records its constructor uses).
-    fn pattern(
-        &mut self,
-        p: PatId,
-        scope: Span,
-        kind: LocalKind,
-        value: Option<ExprId>,
-        annotated: bool,
-    ) {
+    fn pattern(&mut self, p: PatId, binder: Binder, value: Option<ExprId>, annotated: bool) {
         let pat = self.arena.pat(p);
+        let Binder { scope, kind, site } = binder;
         match &pat.kind {
             PatKind::Var(name) => self.bind(LocalDef {
                 name: name.clone(),
@@ -379,17 +436,19 @@ impl Resolver<'_> {
                 value,
                 annotated,
                 param_index: None,
+                field_of: None,
+                site,
             }),
             PatKind::Ctor { path, args } => {
                 self.ctor_use(&spelled(path), None);
                 for a in args {
-                    self.pattern(*a, scope, kind, None, false);
+                    self.pattern(*a, binder, None, false);
                 }
             }
             PatKind::Dict(fields) => {
                 for f in fields {
                     match f.pat {
-                        Some(sub) => self.pattern(sub, scope, kind, None, false),
+                        Some(sub) => self.pattern(sub, binder, None, false),
                         None => self.bind(LocalDef {
                             name: f.name.text.clone(),
                             span: f.name.span,
@@ -399,11 +458,13 @@ impl Resolver<'_> {
                             value: None,
                             annotated: false,
                             param_index: None,
+                            field_of: Some(p),
+                            site,
                         }),
                     }
                 }
             }
-            other => other.for_each_child(|c| self.pattern(c, scope, kind, None, false)),
+            other => other.for_each_child(|c| self.pattern(c, binder, None, false)),
         }
     }
 

@@ -72,6 +72,7 @@ impl<'db> Document<'db> {
 /// What lies under a position.
 pub struct Located<'db> {
     pub index: usize,
+    pub key: ItemKey<'db>,
     pub item: &'db Item,
     pub types: &'db ItemTypes,
     /// The position as an item-relative byte offset.
@@ -85,6 +86,7 @@ impl<'db> Located<'db> {
         let at = item_near(doc.db, doc.file, offset)?;
         Some(Located {
             index: at.index,
+            key: at.key,
             item: at.item,
             types: at.types(doc.db),
             rel: at.rel,

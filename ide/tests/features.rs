@@ -68,6 +68,22 @@ fn in_scope_values_innermost_first() {
 }
 
 #[test]
+fn in_scope_values_are_ranked_by_the_construct_that_binds_them() {
+    // One depth per binding construct: a `let`'s bindings, a `match` arm, a lambda's
+    // parameters, the `fn`'s parameters; a shadowed name still counts its construct.
+    let depths = with_context(
+        "fn f w: i32 -> v: i32 -> i32 =\n  let a = w, b = v in\n  match (Some a)\n    when Some w -> (\\c -> <CURSOR>?) b\n    when None -> 0\n\nf 1 2\n",
+        |c| {
+            c.locals
+                .iter()
+                .map(|l| format!("{} {}", l.name, l.depth))
+                .collect::<Vec<_>>()
+        },
+    );
+    assert_eq!(depths, ["c 0", "w 1", "b 2", "a 2", "v 3"]);
+}
+
+#[test]
 fn in_scope_values_include_named_fn_parameters() {
     let values = with_context(
         "fn area w: f32 -> h: f32 -> f32 = let s = w in <CURSOR>?\n\narea 1.0 2.0\n",
