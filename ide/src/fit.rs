@@ -111,7 +111,7 @@ impl Fit {
             p.args
                 .iter()
                 .for_each(|t| t.visit(&mut |x| rigid |= matches!(x, Ty::Rigid(_))));
-            rigid || !matches!(entails(env, &[], &p, 0), Entail::No)
+            rigid || !matches!(entails(env, &[], &p), Entail::No)
         })
     }
 

@@ -59,6 +59,16 @@ impl Diag {
         })
     }
 
+    /// Resolving `constraint` followed instance contexts past the limit: an instance's
+    /// context loops back to what it should prove.
+    pub fn recursion_limit(constraint: String, span: Span) -> TypeDiag {
+        Diagnostic::error(
+            Code::RecursionLimit,
+            span,
+            format!("resolving `{constraint}` does not end: an instance's context leads back to it (through ever larger types)"),
+        )
+    }
+
     pub fn ambiguous(constraint: String, span: Span) -> TypeDiag {
         Diagnostic::error(
             Code::AmbiguousType,

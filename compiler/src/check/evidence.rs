@@ -62,9 +62,6 @@ pub struct LetDicts {
 /// Evidence by site (the span of the name, operator or literal) and predicate index.
 pub type EvidenceTable = BTreeMap<(Span, u32), Evidence>;
 
-/// How deep instance contexts are followed (as in entailment).
-const MAX_EVIDENCE_DEPTH: usize = 32;
-
 /// A given predicate and the evidence that supplies it.
 pub type Given = (Pred, Evidence);
 
@@ -96,11 +93,18 @@ pub fn given_closure(env: &Env, givens: &[Given]) -> Vec<Given> {
 
 /// The evidence for `pred` (fully resolved) under `givens` (closed under superclasses).
 pub fn evidence_for(env: &Env, givens: &[Given], pred: &Pred) -> Evidence {
-    evidence_at(env, givens, pred, 0)
+    evidence_at(
+        env,
+        givens,
+        pred,
+        0,
+        super::solve::instance_depth_limit(pred),
+    )
 }
 
-fn evidence_at(env: &Env, givens: &[Given], pred: &Pred, depth: usize) -> Evidence {
-    if pred.args.iter().any(Ty::contains_unknown) || depth > MAX_EVIDENCE_DEPTH {
+/// Instance contexts are followed as deep as in entailment.
+fn evidence_at(env: &Env, givens: &[Given], pred: &Pred, depth: usize, limit: usize) -> Evidence {
+    if pred.args.iter().any(Ty::contains_unknown) || depth > limit {
         return Evidence::Unresolved;
     }
     if let Some((_, ev)) = givens.iter().find(|(g, _)| g == pred) {
@@ -111,7 +115,7 @@ fn evidence_at(env: &Env, givens: &[Given], pred: &Pred, depth: usize) -> Eviden
             instance: index as u32,
             args: context
                 .iter()
-                .map(|c| evidence_at(env, givens, c, depth + 1))
+                .map(|c| evidence_at(env, givens, c, depth + 1, limit))
                 .collect(),
         },
         None => Evidence::Unresolved,

@@ -35,8 +35,20 @@ impl Wanted {
     }
 }
 
-/// How deep instance contexts are followed before giving up.
+/// How many instance steps past the size of its types resolving a constraint may take. A
+/// derivation that follows the types' structure takes at most one step per type node
+/// (`Show (Option (Option i32))`: three); this many more allow instances whose contexts do
+/// not shrink the types, and stop those that loop (E0313).
 const MAX_ENTAIL_DEPTH: usize = 32;
+
+/// How deep instance contexts are followed for `pred` (see `MAX_ENTAIL_DEPTH`).
+pub(super) fn instance_depth_limit(pred: &Pred) -> usize {
+    let mut nodes = 0;
+    for a in &pred.args {
+        a.visit(&mut |_| nodes += 1);
+    }
+    MAX_ENTAIL_DEPTH + nodes
+}
 
 /// Which variables defaulting may fix.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -123,10 +135,17 @@ pub enum Entail {
     No,
     /// Not decidable yet: it mentions unresolved type variables.
     Unknown,
+    /// Instance contexts were followed past `instance_depth_limit` (an instance whose
+    /// context loops).
+    TooDeep,
 }
 
 /// Whether `pred` (zonked) holds, given `givens` (closed under superclasses).
-pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail {
+pub fn entails(env: &Env, givens: &[Pred], pred: &Pred) -> Entail {
+    entails_within(env, givens, pred, 0, instance_depth_limit(pred))
+}
+
+fn entails_within(env: &Env, givens: &[Pred], pred: &Pred, depth: usize, limit: usize) -> Entail {
     if pred
         .args
         .iter()
@@ -137,15 +156,16 @@ pub fn entails(env: &Env, givens: &[Pred], pred: &Pred, depth: usize) -> Entail 
     if givens.contains(pred) {
         return Entail::Yes;
     }
-    if depth > MAX_ENTAIL_DEPTH {
-        return Entail::No;
+    if depth > limit {
+        return Entail::TooDeep;
     }
     if let Some((_, context)) = matching_instance(env, pred) {
         let mut result = Entail::Yes;
         for sub in &context {
-            match entails(env, givens, sub, depth + 1) {
+            match entails_within(env, givens, sub, depth + 1, limit) {
                 Entail::Yes => {}
                 Entail::No => return Entail::No,
+                Entail::TooDeep => return Entail::TooDeep,
                 Entail::Unknown => result = Entail::Unknown,
             }
         }
@@ -205,16 +225,16 @@ fn shapes_agree(h: &Ty, a: &Ty) -> bool {
 
 /// Replaces `pred` by the contexts of the instance whose head matches it, recursively,
 /// until what is left mentions only bare variables or matches no instance.
-fn reduce_by_instances(env: &Env, pred: &Pred, out: &mut Vec<Pred>, depth: usize) {
+fn reduce_by_instances(env: &Env, pred: &Pred, out: &mut Vec<Pred>, depth: usize, limit: usize) {
     let simple = pred.args.iter().all(|a| matches!(a, Ty::Var(_)));
-    if simple || depth > MAX_ENTAIL_DEPTH {
+    if simple || depth > limit {
         out.push(pred.clone());
         return;
     }
     match matching_instance(env, pred) {
         Some((_, context)) => {
             for sub in &context {
-                reduce_by_instances(env, sub, out, depth + 1);
+                reduce_by_instances(env, sub, out, depth + 1, limit);
             }
         }
         None => out.push(pred.clone()),
@@ -263,9 +283,13 @@ impl Infer<'_> {
             let mut progressed = self.solve_fields();
             for w in pending {
                 let pred = w.pred.map_types(|t| self.u.zonk(t));
-                match entails(self.env, &givens, &pred, 0) {
+                match entails(self.env, &givens, &pred) {
                     Entail::Yes => {}
                     Entail::No => failed.push((w, pred)),
+                    Entail::TooDeep => {
+                        let shown = TypePrinter::new().pred(&pred);
+                        self.diags.push(Diag::recursion_limit(shown, w.span));
+                    }
                     Entail::Unknown => {
                         // The constraint as wanted (not zonked), so that improvement
                         // unifies the variables themselves and keeps them connected.
@@ -365,7 +389,8 @@ impl Infer<'_> {
         let mut reduced = Vec::new();
         for w in wanted {
             let pred = w.pred.map_types(|t| self.u.zonk(t));
-            reduce_by_instances(self.env, &pred, &mut reduced, 0);
+            let limit = instance_depth_limit(&pred);
+            reduce_by_instances(self.env, &pred, &mut reduced, 0, limit);
         }
         reduced
     }
@@ -408,7 +433,7 @@ impl Infer<'_> {
                         class: p.class.clone(),
                         args: vec![(*c).clone()],
                     };
-                    matches!(entails(self.env, &[], &pred, 0), Entail::Yes)
+                    matches!(entails(self.env, &[], &pred), Entail::Yes)
                 })
             })
             .cloned()
