@@ -380,16 +380,20 @@ fn ordered(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
     })
 }
 
-/// A binary native on two evaluated operands.
-#[inline]
+/// A binary native on two evaluated operands. The common case, i32 arithmetic and
+/// comparison, is inlined where it is used (the result then goes to the value stack
+/// straight from registers); the rest is `binary_general`.
+#[inline(always)]
 pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
-    // The common case first: i32 arithmetic and comparison.
     if let (Value::I32(x), Value::I32(y)) = (a, b) {
         let (x, y) = (*x, *y);
         let fast = match op {
             Prim::Add => x.checked_add(y).map(Value::I32),
             Prim::Sub => x.checked_sub(y).map(Value::I32),
             Prim::Mul => x.checked_mul(y).map(Value::I32),
+            Prim::Div => x.checked_div(y).map(Value::I32),
+            // `MIN % -1` is 0, as in `rem`.
+            Prim::Mod if y != 0 => Some(Value::I32(x.wrapping_rem(y))),
             Prim::Lt => Some(Value::Bool(x < y)),
             Prim::Le => Some(Value::Bool(x <= y)),
             Prim::Gt => Some(Value::Bool(x > y)),
@@ -402,6 +406,12 @@ pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
             return Ok(v);
         }
     }
+    binary_general(op, a, b)
+}
+
+/// `binary` beyond its inlined common case.
+#[inline(never)]
+fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
     if a.is_stuck() || b.is_stuck() {
         return Ok(Value::stuck(Stuck::Op {
             op: op.symbol(),
