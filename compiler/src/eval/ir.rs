@@ -231,6 +231,14 @@ pub struct Program {
     pub main: Option<u32>,
 }
 
+/// The field names (sorted) of the records `Code::Record` node `shape` builds.
+pub fn record_names(code: &[Code], shape: CodeId) -> &[Rc<str>] {
+    match code.get(shape as usize) {
+        Some(Code::Record { names, .. }) => names,
+        _ => &[],
+    }
+}
+
 impl Program {
     pub fn add(&mut self, c: Code) -> CodeId {
         self.code.push(c);

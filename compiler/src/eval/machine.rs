@@ -277,7 +277,7 @@ impl<'p> Machine<'p> {
                 K::Field(id) => {
                     if let Code::Field { name, .. } = &prog.code[id as usize] {
                         let base = self.pop();
-                        let v = field(&base, name)?;
+                        let v = field(&prog.code, &base, name)?;
                         self.vals.push(v);
                     }
                 }
@@ -290,7 +290,7 @@ impl<'p> Machine<'p> {
                     if let Code::Update { names, .. } = &prog.code[id as usize] {
                         let values = self.pop_n(names.len());
                         let base = self.pop();
-                        let v = update(base, names, values)?;
+                        let v = update(&prog.code, base, names, values)?;
                         self.vals.push(v);
                     }
                 }
@@ -800,10 +800,9 @@ impl<'p> Machine<'p> {
     }
 
     fn finish_record(&mut self, prog: &Program, id: CodeId) {
-        if let Code::Record { names, values } = &prog.code[id as usize] {
+        if let Code::Record { values, .. } = &prog.code[id as usize] {
             let fields = self.pop_fields(values.len());
-            self.vals
-                .push(Node::value(NodeKind::Record(names.clone()), fields));
+            self.vals.push(Node::value(NodeKind::Record(id), fields));
         }
     }
 
@@ -1039,9 +1038,7 @@ impl<'p> Machine<'p> {
     }
 
     fn not_a_function(&mut self, f: Value, base: usize) -> Result<Flow, RunError> {
-        let names = Names {
-            ctors: &self.prog.ctors,
-        };
+        let names = Names::of(self.prog);
         let shown = names.print(&f);
         self.vals.truncate(base);
         Err(RunError::Runtime(format!("{shown} is not a function")))
@@ -1177,9 +1174,7 @@ impl<'p> Machine<'p> {
                 Ok(Flow::Done)
             }
             _ => {
-                let names = Names {
-                    ctors: &self.prog.ctors,
-                };
+                let names = Names::of(self.prog);
                 Err(RunError::Runtime(format!(
                     "no `when` arm matches the value {}",
                     names.print(&xs)
@@ -1267,9 +1262,7 @@ impl<'p> Machine<'p> {
                 scrutinee: Value::stuck(Stuck::Match { scrutinee: xs }),
             }),
             _ => {
-                let names = Names {
-                    ctors: &self.prog.ctors,
-                };
+                let names = Names::of(self.prog);
                 return Err(RunError::Runtime(format!(
                     "no `when` arm matches the value {}",
                     names.print(&xs)
@@ -1325,7 +1318,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let names = Names { ctors: &prog.ctors };
+        let names = Names::of(prog);
         Err(RunError::Runtime(format!(
             "no `when` arm matches the value {}",
             names.print(&v)
@@ -1353,7 +1346,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let names = Names { ctors: &prog.ctors };
+        let names = Names::of(prog);
         let v = Node::value(NodeKind::Tuple, parts);
         Err(RunError::Runtime(format!(
             "no `when` arm matches the value {}",
@@ -1412,7 +1405,8 @@ impl<'p> Machine<'p> {
                 };
                 match record {
                     Value::Node(n) => match &n.kind {
-                        NodeKind::Record(names) => {
+                        NodeKind::Record(shape) => {
+                            let names = record_names(&self.prog.code, *shape);
                             let mut pairs = Vec::with_capacity(fs.len());
                             for (name, sub) in fs.iter() {
                                 match names.iter().position(|x| x == name) {
@@ -1495,15 +1489,15 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, RunError> {
     }
 }
 
-fn field(base: &Value, name: &Rc<str>) -> Result<Value, RunError> {
+fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, RunError> {
     match base {
         Value::Node(n) => match &n.kind {
-            NodeKind::Record(names) => names
+            NodeKind::Record(shape) => record_names(code, *shape)
                 .iter()
                 .position(|x| x == name)
                 .map(|i| n.fields[i].clone())
                 .ok_or_else(|| RunError::Runtime(format!("the record has no field `{name}`"))),
-            NodeKind::Data(_) if n.fields.len() == 1 => field(&n.fields[0], name),
+            NodeKind::Data(_) if n.fields.len() == 1 => field(code, &n.fields[0], name),
             _ => Err(RunError::Runtime(format!(
                 "this value has no field `{name}`"
             ))),
@@ -1535,7 +1529,12 @@ fn tuple_field(base: &Value, index: u32) -> Result<Value, RunError> {
     }
 }
 
-fn update(base: Value, names: &[Rc<str>], values: Vec<Value>) -> Result<Value, RunError> {
+fn update(
+    code: &[Code],
+    base: Value,
+    names: &[Rc<str>],
+    values: Vec<Value>,
+) -> Result<Value, RunError> {
     let Value::Node(n) = &base else {
         return match base {
             Value::Stuck(_) => Ok(base),
@@ -1543,7 +1542,8 @@ fn update(base: Value, names: &[Rc<str>], values: Vec<Value>) -> Result<Value, R
         };
     };
     match &n.kind {
-        NodeKind::Record(fields) => {
+        NodeKind::Record(shape) => {
+            let fields = record_names(code, *shape);
             let mut out = n.fields.clone();
             for (name, v) in names.iter().zip(values) {
                 match fields.iter().position(|x| x == name) {
@@ -1555,10 +1555,10 @@ fn update(base: Value, names: &[Rc<str>], values: Vec<Value>) -> Result<Value, R
                     }
                 }
             }
-            Ok(Node::value(NodeKind::Record(fields.clone()), out))
+            Ok(Node::value(NodeKind::Record(*shape), out))
         }
         NodeKind::Data(c) if n.fields.len() == 1 => {
-            let inner = update(n.fields[0].clone(), names, values)?;
+            let inner = update(code, n.fields[0].clone(), names, values)?;
             Ok(Node::value(NodeKind::Data(*c), [inner]))
         }
         _ => Err(RunError::Runtime("only records can be updated".into())),

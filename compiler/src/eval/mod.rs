@@ -182,9 +182,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
     };
     let mut machine = Machine::new(&program, list, settings);
     let value = machine.run(main)?;
-    let names = Names {
-        ctors: &program.ctors,
-    };
+    let names = Names::of(&program);
     let holes = machine
         .reached
         .iter()

@@ -7,13 +7,15 @@
 //! as an argument. Iterative (an explicit work list), so arbitrarily deep values print
 //! without recursion.
 
-use super::ir::{CtorInfo, ListCtor};
+use super::ir::{record_names, Code, CtorInfo, ListCtor, Program};
 use super::natives::Prim;
 use super::value::{NodeKind, Stuck, Value};
 
 /// How a value's parts are named: constructors, and the names of reached holes.
 pub struct Names<'a> {
     pub ctors: &'a [CtorInfo],
+    /// The program's code, where records find their field names.
+    pub code: &'a [Code],
 }
 
 enum Task<'v> {
@@ -89,7 +91,14 @@ fn scalar_with_suffix(v: &Value) -> Option<String> {
     })
 }
 
-impl Names<'_> {
+impl<'a> Names<'a> {
+    pub fn of(prog: &'a Program) -> Names<'a> {
+        Names {
+            ctors: &prog.ctors,
+            code: &prog.code,
+        }
+    }
+
     fn ctor_name(&self, id: u32) -> &str {
         self.ctors.get(id as usize).map(|c| &*c.name).unwrap_or("?")
     }
@@ -143,7 +152,8 @@ impl Names<'_> {
                     parts.push(Task::Text(">"));
                     push_reversed(work, parts);
                 }
-                NodeKind::Record(names) => {
+                NodeKind::Record(shape) => {
+                    let names = record_names(self.code, *shape);
                     let mut parts = vec![Task::Text("{")];
                     for (i, (name, value)) in names.iter().zip(n.fields.iter()).enumerate() {
                         if i > 0 {
