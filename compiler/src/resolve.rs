@@ -508,6 +508,16 @@ pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db
         .unwrap_or_default()
 }
 
+/// The names of the prelude's items, resolved once for every file that runs.
+#[salsa::tracked(returns(ref))]
+pub fn prelude_names(db: &dyn salsa::Database, prelude: crate::db::Prelude) -> Vec<ItemNames> {
+    crate::db::parse(db, prelude.file(db))
+        .items
+        .iter()
+        .map(resolve_item)
+        .collect()
+}
+
 /// A path as one name: `C`, or `M.C` through a module alias (covering both parts).
 fn spelled(path: &Path) -> Name {
     match &path.qualifier {

@@ -1,5 +1,6 @@
 //! Lowering typed items to the evaluator's form, once per program. Names become frame
-//! slots, captures, globals or constructor ids; class methods and overloaded literals take
+//! slots, captures, globals or constructor ids: which binder a name denotes is name
+//! resolution's answer (`resolve::ItemNames`), which constructor the checker's; class methods and overloaded literals take
 //! the dictionaries the checker's evidence names; unreadable or ill-typed nodes become
 //! indeterminate.
 
@@ -13,6 +14,7 @@ use super::natives::Prim;
 use super::value::{DictRef, Value};
 use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
 use crate::check::{Env, FileRef, ItemRef, ItemTypes};
+use crate::resolve::{ItemNames, Target};
 use crate::span::Span;
 use crate::syntax::ast::*;
 
@@ -20,6 +22,8 @@ use crate::syntax::ast::*;
 pub struct ItemInput<'a> {
     pub item: &'a Item,
     pub types: &'a ItemTypes,
+    /// Its names: the binder of every local use.
+    pub names: &'a ItemNames,
     /// The environment the item was checked in (its file's scope).
     pub env: &'a Env,
     pub at: ItemRef,
@@ -34,7 +38,10 @@ impl ItemInput<'_> {
 /// A name in scope during lowering.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
-    Name(Rc<str>),
+    /// A local binding: its index in `ItemNames::locals`.
+    Local(u32),
+    /// A variable name resolution did not record (never looked up).
+    Unbound,
     /// A dictionary parameter of the item.
     ItemDict(u32),
     /// A dictionary parameter of a generalised `let` binding.
@@ -170,15 +177,10 @@ impl<'a> Lowerer<'a> {
             } else {
                 let mut cx = ItemLowering::new(&mut self, input);
                 cx.body(dicts, |cx| {
-                    let params: Vec<(Rc<str>, Span)> = decl
-                        .params
-                        .iter()
-                        .map(|p| (Rc::from(p.name.text.as_str()), p.name.span))
-                        .collect();
-                    if params.is_empty() {
+                    if decl.params.is_empty() {
                         cx.expr(decl.body)
                     } else {
-                        cx.named_lambda(&params, decl.body)
+                        cx.named_lambda(decl.params.len(), decl.body)
                     }
                 })
             };
@@ -320,6 +322,10 @@ struct ItemLowering<'l, 'a, 'i> {
     errors: HashSet<Span>,
     let_preds: HashMap<PatId, LetDicts>,
     frames: Vec<Frame>,
+    /// The binder of each local use, by expression node.
+    uses: HashMap<ExprId, u32>,
+    /// The local each variable pattern binds.
+    binders: HashMap<PatId, u32>,
 }
 
 impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
@@ -337,13 +343,66 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             .iter()
             .map(|l| (l.binding, l.clone()))
             .collect();
+        let names = input.names;
+        let uses = names
+            .uses
+            .iter()
+            .filter_map(|u| match (u.expr, &u.target) {
+                (Some(e), Target::Local(i)) => Some((e, *i as u32)),
+                _ => None,
+            })
+            .collect();
+        let binders = names
+            .locals
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| Some((d.pat?, i as u32)))
+            .collect();
         ItemLowering {
             lw,
             input,
             errors,
             let_preds,
             frames: Vec::new(),
+            uses,
+            binders,
         }
+    }
+
+    /// The local that variable pattern `p` binds.
+    fn pat_key(&self, p: PatId) -> Key {
+        self.binders
+            .get(&p)
+            .map_or(Key::Unbound, |i| Key::Local(*i))
+    }
+
+    /// The local that the field shorthand `name` of dict pattern `dict` binds.
+    fn field_key(&self, dict: PatId, name: &str) -> Key {
+        let locals = &self.input.names.locals;
+        locals
+            .iter()
+            .position(|d| d.field_of == Some(dict) && d.name == name)
+            .map_or(Key::Unbound, |i| Key::Local(i as u32))
+    }
+
+    /// The `fn`'s parameter number `index`.
+    fn param_key(&self, index: usize) -> Key {
+        let locals = &self.input.names.locals;
+        locals
+            .iter()
+            .position(|d| d.param_index == Some(index))
+            .map_or(Key::Unbound, |i| Key::Local(i as u32))
+    }
+
+    /// The local a name written implicitly (an operator, `negate` for `-x`) denotes at
+    /// `span`: the innermost one of that name visible there, if any.
+    fn implicit_key(&self, name: &str, span: Span) -> Option<Key> {
+        let names = self.input.names;
+        names
+            .visible_over(span)
+            .into_iter()
+            .find(|i| names.locals[*i].name == name)
+            .map(|i| Key::Local(i as u32))
     }
 
     fn arena(&self) -> &'i Arena {
@@ -504,8 +563,14 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         match &node.kind {
             ExprKind::Error { .. } => self.marked(node.span),
             ExprKind::Hole(name) => self.hole(name.clone(), node.span),
-            ExprKind::Var(name) => self.var(name, node.span, node.span),
-            ExprKind::OpRef(op) => self.var(&op.text, node.span, node.span),
+            ExprKind::Var(name) => {
+                let key = self.uses.get(&e).map(|i| Key::Local(*i));
+                self.var(name, key, node.span, node.span)
+            }
+            ExprKind::OpRef(op) => {
+                let key = self.implicit_key(&op.text, node.span);
+                self.var(&op.text, key, node.span, node.span)
+            }
             ExprKind::Ctor(_) => self.ctor_at(e),
             ExprKind::Lit(lit) => self.literal(lit, node.span),
             ExprKind::App(..) => {
@@ -543,13 +608,15 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     }
                 }
                 name => {
-                    let f = self.var(name, op.span, op.span);
+                    let key = self.implicit_key(name, op.span);
+                    let f = self.var(name, key, op.span, op.span);
                     let args = vec![self.expr(*lhs), self.expr(*rhs)];
                     self.apply(f, args)
                 }
             },
             ExprKind::Negate(x) => {
-                let f = self.var("negate", node.span, node.span);
+                let key = self.implicit_key("negate", node.span);
+                let f = self.var("negate", key, node.span, node.span);
                 let args = vec![self.expr(*x)];
                 self.apply(f, args)
             }
@@ -643,7 +710,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                         if self.input.env.ctor_index.contains_key(spelled.as_str()) {
                             return self.ctor_at(e);
                         }
-                        return self.var(&spelled, node.span, node.span);
+                        return self.var(&spelled, None, node.span, node.span);
                     }
                     if !self.input.env.ctor_index.contains_key(alias.as_str()) {
                         return self.marked(node.span);
@@ -703,26 +770,30 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     fn hole(&mut self, name: Option<String>, span: Span) -> CodeId {
-        let mut names: Vec<Rc<str>> = Vec::new();
+        // The innermost binding of each name, as `resolve_in` looks: a frame's locals, its
+        // rec group, its captures, then the enclosing frame.
+        let locals = &self.input.names.locals;
+        let mut seen: Vec<(Rc<str>, Key)> = Vec::new();
         for frame in self.frames.iter().rev() {
             let visible = frame
                 .locals
                 .iter()
                 .rev()
-                .map(|(k, kind, _)| (k, kind))
-                .chain(frame.captures.iter().map(|(k, kind, _)| (k, kind)))
-                .chain(frame.group.iter().map(|k| (k, &Kind::Plain)));
-            for (key, kind) in visible {
-                if let (Key::Name(n), Kind::Plain) = (key, kind) {
-                    if !names.contains(n) {
-                        names.push(n.clone());
+                .map(|(k, _, _)| k)
+                .chain(frame.group.iter())
+                .chain(frame.captures.iter().map(|(k, _, _)| k));
+            for key in visible {
+                if let Key::Local(i) = key {
+                    let name = &locals[*i as usize].name;
+                    if !seen.iter().any(|(n, _)| **n == **name) {
+                        seen.push((Rc::from(name.as_str()), key.clone()));
                     }
                 }
             }
         }
         let mut env = Vec::new();
-        for n in names {
-            if let Some((Kind::Plain, Access::At(loc))) = self.resolve(&Key::Name(n.clone())) {
+        for (n, key) in seen {
+            if let Some((Kind::Plain, Access::At(loc))) = self.resolve(&key) {
                 env.push((n, loc));
             }
         }
@@ -738,9 +809,9 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     /// A value name at `site` (the span its evidence is recorded under).
-    fn var(&mut self, name: &str, site: Span, span: Span) -> CodeId {
-        let key = Key::Name(Rc::from(name));
-        if let Some((kind, access)) = self.resolve(&key) {
+    /// `key` is the local it denotes, if it is one.
+    fn var(&mut self, name: &str, key: Option<Key>, site: Span, span: Span) -> CodeId {
+        if let Some((kind, access)) = key.and_then(|key| self.resolve(&key)) {
             let code = self.access_code(access);
             return match kind {
                 Kind::Plain => code,
@@ -897,9 +968,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         match &pat.kind {
             PatKind::Error => Pat::Marked,
             PatKind::Wildcard => Pat::Wild,
-            PatKind::Var(name) => {
-                Pat::Bind(self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain))
-            }
+            PatKind::Var(_) => Pat::Bind(self.bind(self.pat_key(p), Kind::Plain)),
             PatKind::Lit(lit) => match lit {
                 Literal::Int(s) => Pat::Int(Rc::from(s.replace('_', ""))),
                 Literal::Float(s) => Pat::Float(Rc::from(s.replace('_', ""))),
@@ -935,9 +1004,9 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     .map(|f| {
                         let sub = match f.pat {
                             Some(sp) => self.pat(sp),
-                            None => Pat::Bind(
-                                self.bind(Key::Name(Rc::from(f.name.text.as_str())), Kind::Plain),
-                            ),
+                            None => {
+                                Pat::Bind(self.bind(self.field_key(p, &f.name.text), Kind::Plain))
+                            }
                         };
                         (Rc::from(f.name.text.as_str()), sub)
                     })
@@ -949,15 +1018,15 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     fn bind_all(&mut self, p: PatId) {
         let arena = self.arena();
         match &arena.pat(p).kind {
-            PatKind::Var(name) => {
-                self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain);
+            PatKind::Var(_) => {
+                self.bind(self.pat_key(p), Kind::Plain);
             }
             PatKind::Dict(fields) => {
                 for f in fields {
                     match f.pat {
                         Some(sp) => self.bind_all(sp),
                         None => {
-                            self.bind(Key::Name(Rc::from(f.name.text.as_str())), Kind::Plain);
+                            self.bind(self.field_key(p, &f.name.text), Kind::Plain);
                         }
                     }
                 }
@@ -993,13 +1062,13 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     /// `fn f x y: A -> B -> C = body`: a lambda over the named parameters.
-    fn named_lambda(&mut self, params: &[(Rc<str>, Span)], body: ExprId) -> CodeId {
+    fn named_lambda(&mut self, params: usize, body: ExprId) -> CodeId {
         self.frames.push(Frame::default());
-        for (name, _) in params {
-            self.bind(Key::Name(name.clone()), Kind::Plain);
+        for i in 0..params {
+            self.bind(self.param_key(i), Kind::Plain);
         }
         let code = self.expr(body);
-        self.finish_lambda(params.len() as u32, code)
+        self.finish_lambda(params as u32, code)
     }
 
     // ------------------------------------------------------------------ let
@@ -1014,9 +1083,9 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         for b in bindings {
             let arena = self.arena();
             match &arena.pat(b.pat).kind {
-                PatKind::Var(name) => {
+                PatKind::Var(_) => {
                     let n = self.let_preds.get(&b.pat).map_or(0, |l| l.total);
-                    let key = Key::Name(Rc::from(name.as_str()));
+                    let key = self.pat_key(b.pat);
                     if n == 0 {
                         let value = self.expr(b.value);
                         let slot = self.bind(key, Kind::Plain);
@@ -1069,10 +1138,10 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
 
     fn let_rec(&mut self, bindings: &[Binding], body: ExprId) -> CodeId {
         let arena = self.arena();
-        let mut members: Vec<(Rc<str>, PatId, &[Param], ExprId)> = Vec::new();
+        let mut members: Vec<(Key, PatId, &[Param], ExprId)> = Vec::new();
         for b in bindings {
             let name = match &arena.pat(b.pat).kind {
-                PatKind::Var(n) => Rc::from(n.as_str()),
+                PatKind::Var(_) => self.pat_key(b.pat),
                 _ => return self.let_seq(bindings, body),
             };
             let mut value = b.value;
@@ -1096,7 +1165,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         let code = if group_dicts.is_none_or(|(_, total)| total == 0) {
             let (group, first_slot) = self.rec_group(&members);
             for m in &members {
-                self.bind(Key::Name(m.0.clone()), Kind::Plain);
+                self.bind(m.0.clone(), Kind::Plain);
             }
             let body = self.expr(body);
             self.add(Code::LetRec {
@@ -1131,11 +1200,9 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     total,
                 };
                 if index == 0 {
-                    slot = self.bind(Key::Name(m.0.clone()), kind);
+                    slot = self.bind(m.0.clone(), kind);
                 } else {
-                    self.frame()
-                        .locals
-                        .push((Key::Name(m.0.clone()), kind, slot));
+                    self.frame().locals.push((m.0.clone(), kind, slot));
                 }
             }
             let body = self.expr(body);
@@ -1146,8 +1213,8 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     /// Lowers the members of a rec group; their slots follow in the current frame.
-    fn rec_group(&mut self, members: &[(Rc<str>, PatId, &[Param], ExprId)]) -> (u32, u32) {
-        let names: Vec<Key> = members.iter().map(|m| Key::Name(m.0.clone())).collect();
+    fn rec_group(&mut self, members: &[(Key, PatId, &[Param], ExprId)]) -> (u32, u32) {
+        let names: Vec<Key> = members.iter().map(|m| m.0.clone()).collect();
         let mut captures: Vec<(Key, Kind, Source)> = Vec::new();
         let mut lambdas = Vec::new();
         for m in members {
@@ -1186,8 +1253,8 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         let mut destructure = Vec::new();
         for p in params {
             match &self.arena().pat(p.pat).kind {
-                PatKind::Var(name) => {
-                    self.bind(Key::Name(Rc::from(name.as_str())), Kind::Plain);
+                PatKind::Var(_) => {
+                    self.bind(self.pat_key(p.pat), Kind::Plain);
                 }
                 _ => {
                     let slot = self.frame().alloc();

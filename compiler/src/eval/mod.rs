@@ -131,13 +131,16 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
     let prelude_env = prelude_env(db, prelude);
     let prelude_items = &parse(db, prelude.file(db)).items;
     let prelude_checked = prelude_types(db, prelude);
+    let prelude_names = crate::resolve::prelude_names(db, prelude);
     let mut inputs: Vec<ItemInput<'_>> = prelude_items
         .iter()
         .zip(prelude_checked)
+        .zip(prelude_names)
         .enumerate()
-        .map(|(i, (item, types))| ItemInput {
+        .map(|(i, ((item, types), names))| ItemInput {
             item,
             types,
+            names,
             env: prelude_env,
             at: ItemRef::prelude(i as u32),
         })
@@ -159,6 +162,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
             inputs.push(ItemInput {
                 item,
                 types: item_types_in(db, prelude, file, key),
+                names: crate::resolve::item_names(db, key),
                 env: file_env,
                 at: ItemRef::new(at_file, i as u32),
             });
