@@ -34,8 +34,8 @@ fuzz_target!(|data: &[u8]| {
     let offset = rex_compiler::LineIndex::new(&text).offset(&text, pos);
     let _ = rex_ide::hover::hover(&db, file, offset);
     let _ = rex_ide::completion::completion(&db, file, offset);
-    let step = rex_ide::semantic_loop::semantic_loop_step(&db, file, pos, URI);
-    let ctx = rex_ide::context::Context::new(&db, file, pos);
+    let step = rex_ide::semantic_loop::semantic_loop_step(&db, file, offset, URI);
+    let ctx = rex_ide::context::Context::new(&db, file, offset);
     let fills = rex_ide::fill::fills_at(&ctx);
     if fills.is_empty() {
         return;

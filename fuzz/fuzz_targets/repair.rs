@@ -12,6 +12,7 @@ const URI: &str = "file:///fuzz.rex";
 
 fuzz_target!(|data: &[u8]| {
     let (text, pos) = program_and_position(data);
+    let offset = rex_compiler::LineIndex::new(&text).offset(&text, pos);
     let before = errors_of(&text);
     for strategy in [Strategy::Conservative, Strategy::Aggressive] {
         for dry_run in [true, false] {
@@ -22,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
                 strategy,
                 dry_run,
             };
-            let result = apply_best_quick_fixes(&mut db, file, pos, options, URI);
+            let result = apply_best_quick_fixes(&mut db, file, offset, options, URI);
             if dry_run {
                 assert_eq!(
                     file.text(&db),

@@ -2,7 +2,6 @@
 //! edit that applies it (the front door applies it to the document).
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::Position;
 use serde::Serialize;
 
 use crate::context::Context;
@@ -19,11 +18,11 @@ pub struct AppliedQuickFix {
 pub fn quick_fix_by_id(
     db: &Database,
     file: SourceFile,
-    pos: Position,
+    offset: usize,
     id: &str,
     uri: &str,
 ) -> Option<AppliedQuickFix> {
-    let ctx = Context::new(db, file, pos);
+    let ctx = Context::new(db, file, offset);
     let fills = fills_at(&ctx);
     fixes_at(&ctx, &fills)
         .into_iter()

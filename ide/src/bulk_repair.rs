@@ -15,7 +15,6 @@
 use std::collections::HashSet;
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::{LineIndex, Position};
 use salsa::Setter;
 use serde::Serialize;
 
@@ -136,7 +135,7 @@ struct Chosen {
 pub fn apply_best_quick_fixes(
     db: &mut Database,
     file: SourceFile,
-    pos: Position,
+    offset: usize,
     options: BulkOptions,
     uri: &str,
 ) -> BulkRepair {
@@ -144,7 +143,7 @@ pub fn apply_best_quick_fixes(
     let strategy = options.strategy;
     let original = file.text(db).clone();
     let mut text = original.clone();
-    let mut offset = LineIndex::new(&text).offset(&text, pos);
+    let mut offset = offset;
     let mut seen: HashSet<u64> = HashSet::from([text_hash(&text)]);
     let mut steps: Vec<BulkStep> = Vec::new();
     let mut streak = 0u64;
@@ -154,7 +153,7 @@ pub fn apply_best_quick_fixes(
             break (Stop::MaxSteps, format!("stopped after {max_steps} step(s)"));
         }
         let (before, choice) = {
-            let ctx = Context::new(db, file, Document::new(db, file).position(offset));
+            let ctx = Context::new(db, file, offset);
             let before = local_lite(&ctx.doc, offset);
             let fills = match strategy {
                 Strategy::Aggressive => fills_at(&ctx),

@@ -5,7 +5,6 @@
 //! needed). They are views of `hole_context` and the diagnostics, as text.
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::Position;
 
 use crate::context::{show, Context};
 use crate::diagnostics::local_diagnostics;
@@ -14,9 +13,10 @@ use crate::hole_context::{relevant_headers, relevant_types};
 /// Our own short guide to writing Rex and its pitfalls.
 pub const AI_TUTORIAL: &str = include_str!("chatlsp/tutorial.md");
 
-/// The hole (or expression) at `pos` and its expected type, as a sentence.
-pub fn expected_type(db: &Database, file: SourceFile, pos: Position) -> String {
-    let ctx = Context::new(db, file, pos);
+/// The hole (or expression) at byte `offset` and its expected type, as a sentence.
+pub fn expected_type(db: &Database, file: SourceFile, offset: usize) -> String {
+    let ctx = Context::new(db, file, offset);
+    let pos = ctx.doc.position(offset);
     let what = match ctx.at.as_ref().and_then(|a| a.hole()) {
         Some(_) => "The hole",
         None => "The expression",
@@ -29,8 +29,8 @@ pub fn expected_type(db: &Database, file: SourceFile, pos: Position) -> String {
 }
 
 /// The type definitions around the hole, one per paragraph.
-pub fn retrieve_relevant_types(db: &Database, file: SourceFile, pos: Position) -> String {
-    let types = relevant_types(&Context::new(db, file, pos));
+pub fn retrieve_relevant_types(db: &Database, file: SourceFile, offset: usize) -> String {
+    let types = relevant_types(&Context::new(db, file, offset));
     if types.is_empty() {
         "No user types are relevant here.".to_string()
     } else {
@@ -39,8 +39,8 @@ pub fn retrieve_relevant_types(db: &Database, file: SourceFile, pos: Position) -
 }
 
 /// Functions that produce the expected type, one `name : type` per line.
-pub fn retrieve_relevant_headers(db: &Database, file: SourceFile, pos: Position) -> String {
-    let headers = relevant_headers(&Context::new(db, file, pos));
+pub fn retrieve_relevant_headers(db: &Database, file: SourceFile, offset: usize) -> String {
+    let headers = relevant_headers(&Context::new(db, file, offset));
     if headers.is_empty() {
         "No function in scope produces the expected type.".to_string()
     } else {
@@ -50,8 +50,8 @@ pub fn retrieve_relevant_headers(db: &Database, file: SourceFile, pos: Position)
 
 /// The errors around the cursor, one per line (`line:column code message`), then whether
 /// another round of editing is needed.
-pub fn error_report(db: &Database, file: SourceFile, pos: Position) -> String {
-    let ctx = Context::new(db, file, pos);
+pub fn error_report(db: &Database, file: SourceFile, offset: usize) -> String {
+    let ctx = Context::new(db, file, offset);
     let errors: Vec<String> = local_diagnostics(&ctx.doc, ctx.offset)
         .into_iter()
         .filter(|d| d.is_error())

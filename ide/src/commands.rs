@@ -252,34 +252,39 @@ pub fn execute(
             holes: holes(db, file),
         });
     }
-    let pos = args.position()?;
+    // The one place a command's `line`/`character` becomes the byte offset every feature
+    // takes.
+    let offset = {
+        let text = file.text(db);
+        rex_compiler::LineIndex::new(text).offset(text, args.position()?)
+    };
     match command {
-        EXPECTED_TYPE_AT => to_json(&expected_type_at(&Context::new(db, file, pos))),
+        EXPECTED_TYPE_AT => to_json(&expected_type_at(&Context::new(db, file, offset))),
         FUNCTIONS_PRODUCING_EXPECTED_TYPE_AT => to_json(&Items {
-            items: functions_producing(&Context::new(db, file, pos)),
+            items: functions_producing(&Context::new(db, file, offset)),
         }),
         FUNCTIONS_ACCEPTING_INFERRED_TYPE_AT => {
-            to_json(&functions_accepting(&Context::new(db, file, pos)))
+            to_json(&functions_accepting(&Context::new(db, file, offset)))
         }
         ADAPTERS_FROM_INFERRED_TO_EXPECTED_AT => {
-            to_json(&adapters_at(&Context::new(db, file, pos)))
+            to_json(&adapters_at(&Context::new(db, file, offset)))
         }
         FUNCTIONS_COMPATIBLE_WITH_IN_SCOPE_VALUES_AT => to_json(&Items {
-            items: compatible_calls(&Context::new(db, file, pos)),
+            items: compatible_calls(&Context::new(db, file, offset)),
         }),
-        SEMANTIC_LOOP_STEP => to_json(&semantic_loop_step(db, file, pos, uri)),
-        HOLE_CONTEXT => to_json(&hole_context(db, file, pos)),
-        EXPECTED_TYPE => Ok(Value::String(chatlsp::expected_type(db, file, pos))),
+        SEMANTIC_LOOP_STEP => to_json(&semantic_loop_step(db, file, offset, uri)),
+        HOLE_CONTEXT => to_json(&hole_context(db, file, offset)),
+        EXPECTED_TYPE => Ok(Value::String(chatlsp::expected_type(db, file, offset))),
         RETRIEVE_RELEVANT_TYPES => Ok(Value::String(chatlsp::retrieve_relevant_types(
-            db, file, pos,
+            db, file, offset,
         ))),
         RETRIEVE_RELEVANT_HEADERS => Ok(Value::String(chatlsp::retrieve_relevant_headers(
-            db, file, pos,
+            db, file, offset,
         ))),
-        ERROR_REPORT => Ok(Value::String(chatlsp::error_report(db, file, pos))),
+        ERROR_REPORT => Ok(Value::String(chatlsp::error_report(db, file, offset))),
         SEMANTIC_LOOP_APPLY_QUICK_FIX_AT => {
             let id = args.string("id", 3)?;
-            to_json(&quick_fix_by_id(db, file, pos, id, uri))
+            to_json(&quick_fix_by_id(db, file, offset, id, uri))
         }
         SEMANTIC_LOOP_APPLY_BEST_QUICK_FIXES_AT => {
             let max_steps = args.opt_u64("maxSteps", 3)?.unwrap_or(DEFAULT_BULK_STEPS);
@@ -297,7 +302,7 @@ pub fn execute(
                 strategy,
                 dry_run,
             };
-            to_json(&apply_best_quick_fixes(db, file, pos, options, uri))
+            to_json(&apply_best_quick_fixes(db, file, offset, options, uri))
         }
         other => Err(CommandError::UnknownCommand(other.to_string())),
     }

@@ -5,7 +5,6 @@ use rex_compiler::check::Env;
 use rex_compiler::db::{program_env, Database, SourceFile};
 use rex_compiler::syntax::ast::{ExprKind, ItemKind};
 use rex_compiler::types::Ty;
-use rex_compiler::Position;
 
 use crate::catalog::{globals, Global};
 use crate::locate::{Document, Located};
@@ -26,9 +25,10 @@ pub struct Context<'db> {
 }
 
 impl<'db> Context<'db> {
-    pub fn new(db: &'db Database, file: SourceFile, pos: Position) -> Context<'db> {
+    /// The context at byte `offset` of `file` (front doors convert editor positions with
+    /// `Document::offset` or `LineIndex::offset` first).
+    pub fn new(db: &'db Database, file: SourceFile, offset: usize) -> Context<'db> {
         let doc = Document::new(db, file);
-        let offset = doc.offset(pos);
         let at = Located::at(&doc, offset);
         let env = program_env(db, db.prelude(), file);
         let locals = at

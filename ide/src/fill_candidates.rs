@@ -4,7 +4,6 @@
 //! candidates are those of `holeFillCandidates` in `rex.semanticLoopStep`.
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::Position;
 use serde::Serialize;
 
 use crate::context::{show, Context};
@@ -33,8 +32,8 @@ pub struct HoleFillCandidate {
     pub quick_fix_id: Option<String>,
 }
 
-pub fn hole_fill_candidates(db: &Database, file: SourceFile, pos: Position) -> HoleFillCandidates {
-    let ctx = Context::new(db, file, pos);
+pub fn hole_fill_candidates(db: &Database, file: SourceFile, offset: usize) -> HoleFillCandidates {
+    let ctx = Context::new(db, file, offset);
     let on_hole = ctx.at.as_ref().and_then(|at| at.hole()).is_some();
     let fills = fills_at(&ctx);
     let fixes = fixes_at(&ctx, &fills);

@@ -7,7 +7,6 @@
 
 use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::syntax::ast::ItemKind;
-use rex_compiler::Position;
 use serde::Serialize;
 
 use crate::catalog::Origin;
@@ -33,8 +32,8 @@ pub struct HoleContext {
     pub diagnostics: Vec<DiagnosticLite>,
 }
 
-pub fn hole_context(db: &Database, file: SourceFile, pos: Position) -> HoleContext {
-    let ctx = Context::new(db, file, pos);
+pub fn hole_context(db: &Database, file: SourceFile, offset: usize) -> HoleContext {
+    let ctx = Context::new(db, file, offset);
     HoleContext {
         expected_type: ctx.expected.as_ref().map(show),
         sketch: ctx.doc.text.to_string(),

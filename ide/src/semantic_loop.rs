@@ -2,7 +2,6 @@
 //! an agent needs to choose its next edit.
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::Position;
 use serde::Serialize;
 
 use crate::accepting::accepting_items;
@@ -41,10 +40,10 @@ pub fn scope_line(v: &ScopeValue) -> String {
 pub fn semantic_loop_step(
     db: &Database,
     file: SourceFile,
-    pos: Position,
+    offset: usize,
     uri: &str,
 ) -> SemanticLoopStep {
-    let ctx = Context::new(db, file, pos);
+    let ctx = Context::new(db, file, offset);
     let fills = fills_at(&ctx);
     let fixes = fixes_at(&ctx, &fills);
     let quick_fixes: Vec<QuickFix> = fixes

@@ -15,7 +15,7 @@ use rex_ide::semantic_loop::scope_line;
 
 fn with_context<R>(source: &str, f: impl FnOnce(&Context<'_>) -> R) -> R {
     let fx = fixture(source);
-    let ctx = Context::new(&fx.db, fx.file, fx.pos);
+    let ctx = Context::new(&fx.db, fx.file, fx.offset);
     f(&ctx)
 }
 

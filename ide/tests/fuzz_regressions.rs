@@ -38,7 +38,8 @@ fn saved_ide_inputs_answer_and_their_fills_check() {
             );
         }
         assert_eq!(file.text(&db), &text);
-        let ctx = rex_ide::context::Context::new(&db, file, pos);
+        let offset = rex_compiler::LineIndex::new(&text).offset(&text, pos);
+        let ctx = rex_ide::context::Context::new(&db, file, offset);
         let baseline = errors_of(&text);
         for f in rex_ide::fill::fills_at(&ctx) {
             let (s, e) = (f.edit.span.start as usize, f.edit.span.end as usize);

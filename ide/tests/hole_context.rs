@@ -8,7 +8,7 @@ use rex_ide::hole_context::hole_context;
 #[test]
 fn the_ph_hole_has_its_producing_function_first() {
     let f = fixture(PH_PROGRAM);
-    let c = hole_context(&f.db, f.file, f.pos);
+    let c = hole_context(&f.db, f.file, f.offset);
     assert_eq!(c.expected_type.as_deref(), Some("Result string string"));
     assert_eq!(
         c.relevant_headers.first().map(String::as_str),
@@ -29,7 +29,7 @@ fn types_reachable_through_fields_are_included() {
          fn add_todo : Model -> string -> Model = \\m t -> <CURSOR>?\n\n\
          add_todo (Model { todos = [], filter = \"all\" }) \"x\"\n",
     );
-    let c = hole_context(&f.db, f.file, f.pos);
+    let c = hole_context(&f.db, f.file, f.offset);
     assert_eq!(c.expected_type.as_deref(), Some("Model"));
     assert_eq!(
         c.relevant_types,
@@ -43,14 +43,14 @@ fn types_reachable_through_fields_are_included() {
 #[test]
 fn the_error_report_lists_the_errors_and_asks_for_a_round() {
     let f = fixture("let x : i32 = \"no\" in x + <CURSOR>?\n");
-    let report = rex_ide::chatlsp::error_report(&f.db, f.file, f.pos);
+    let report = rex_ide::chatlsp::error_report(&f.db, f.file, f.offset);
     assert!(report.contains("E0301"), "{report}");
     assert!(
         report.ends_with("1 error; fix it before continuing."),
         "{report}"
     );
     let clean = fixture("let x : i32 = 1 in x + <CURSOR>?\n");
-    let report = rex_ide::chatlsp::error_report(&clean.db, clean.file, clean.pos);
+    let report = rex_ide::chatlsp::error_report(&clean.db, clean.file, clean.offset);
     assert!(report.starts_with("No errors"), "{report}");
 }
 

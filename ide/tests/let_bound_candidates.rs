@@ -9,7 +9,7 @@ use rex_ide::semantic_loop::semantic_loop_step;
 
 fn first_fills(source: &str) -> Vec<String> {
     let f = fixture(source);
-    let step = semantic_loop_step(&f.db, f.file, f.pos, URI);
+    let step = semantic_loop_step(&f.db, f.file, f.offset, URI);
     step.hole_fill_candidates
         .iter()
         .take(3)

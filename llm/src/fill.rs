@@ -322,7 +322,8 @@ impl Filler {
         cancel: &AtomicBool,
     ) -> Result<HoleFills, FillError> {
         let started = std::time::Instant::now();
-        let ctx = Context::new(db, file, pos);
+        let offset = rex_ide::locate::Document::new(db, file).offset(pos);
+        let ctx = Context::new(db, file, offset);
         let mut oracle = Oracle::for_context(&ctx).ok_or(FillError::NotAHole(pos))?;
         let mut lp = FillLoop::new(&ctx, &mut oracle, opts, self.proposer.mode())
             .ok_or(FillError::NotAHole(pos))?;

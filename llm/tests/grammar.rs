@@ -12,7 +12,6 @@ use rex_compiler::syntax::ast::ExprKind;
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::parser::parse_text;
 use rex_compiler::syntax::token::Tok;
-use rex_compiler::LineIndex;
 use rex_ide::context::Context;
 use rex_llm::grammar::check::{ByteChecker, CompiledGrammar, Verdict};
 use rex_llm::grammar::{lark, scope_at, GrammarScope};
@@ -34,8 +33,7 @@ fn scope_at_hole(text: &str) -> GrammarScope {
     let db = Database::new();
     let file = db.add_file("hole.rex", text.to_string());
     let offset = text.rfind('?').expect("the program has a hole");
-    let pos = LineIndex::new(text).position(text, offset);
-    scope_at(&Context::new(&db, file, pos))
+    scope_at(&Context::new(&db, file, offset))
 }
 
 fn compile(scope: &GrammarScope) -> CompiledGrammar {
@@ -145,7 +143,7 @@ fn qualified_names_of_an_aliased_module() {
     let text = "import dep as D\n\nlet x : i32 = ? in x\n";
     let file = db.add_file("main.rex", text.to_string());
     let offset = text.find('?').expect("a hole");
-    let ctx = Context::new(&db, file, LineIndex::new(text).position(text, offset));
+    let ctx = Context::new(&db, file, offset);
     let scope = scope_at(&ctx);
     assert!(scope.values.iter().any(|v| v == "D.unbox"), "{scope:?}");
     assert!(
@@ -213,7 +211,6 @@ fn every_conformance_expression_parses_under_its_positions_grammar() {
             .is_ok_and(|e| e.starts_with("error"));
         let db = Database::new();
         let file = db.add_file("program.rex", text.clone());
-        let lines = LineIndex::new(&text);
         let brackets = Brackets::of(&text);
         for item in &parsed.items {
             for e in &item.arena.exprs {
@@ -223,7 +220,7 @@ fn every_conformance_expression_parses_under_its_positions_grammar() {
                 let span = item.abs(e.span);
                 let (s, t) = brackets.balance(span.start as usize, span.end as usize);
                 let source = &text[s..t];
-                let ctx = Context::new(&db, file, lines.position(&text, s));
+                let ctx = Context::new(&db, file, s);
                 let mut scope = scope_at(&ctx);
                 // Holes only where the expression has one: a fill never does, so
                 // everything else is checked against the very grammar fills get.

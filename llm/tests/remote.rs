@@ -8,7 +8,6 @@
 //! bodies' grammar is checked by the real llama.cpp server in `tests/cli/fill_remote.rs`.)
 
 use rex_compiler::db::Database;
-use rex_compiler::LineIndex;
 use rex_ide::context::Context;
 use rex_llm::fill::{End, FillLoop, FillOptions, Mode, Proposal, SampleAsk, Step};
 use rex_llm::grammar::check::ByteChecker;
@@ -27,8 +26,7 @@ fn first_asks(text: &str) -> (Vec<SampleAsk>, GrammarScope, String) {
     let db = Database::new();
     let file = db.add_file("mk.rex", text.to_string());
     let offset = text.rfind('?').expect("a hole");
-    let pos = LineIndex::new(text).position(text, offset);
-    let ctx = Context::new(&db, file, pos);
+    let ctx = Context::new(&db, file, offset);
     let mut oracle = Oracle::for_context(&ctx).expect("an oracle");
     let opts = FillOptions {
         samples: 2,
@@ -151,8 +149,7 @@ fn proposal(text: &str, pieces: &[(usize, f64)]) -> Proposal {
 fn an_ill_typed_sample_is_continued_from_its_longest_well_typed_prefix() {
     let db = Database::new();
     let file = db.add_file("mk.rex", MK.to_string());
-    let pos = LineIndex::new(MK).position(MK, MK.rfind('?').unwrap());
-    let ctx = Context::new(&db, file, pos);
+    let ctx = Context::new(&db, file, MK.rfind('?').unwrap());
     let mut oracle = Oracle::for_context(&ctx).expect("an oracle");
     let opts = FillOptions {
         samples: 1,

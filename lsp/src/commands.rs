@@ -97,12 +97,9 @@ pub fn code_actions(ws: &Workspace, uri: &Uri, range: Range) -> Result<Option<Co
     let Some(doc) = ws.document(uri.as_str()) else {
         return Ok(None);
     };
-    let pos = rex_compiler::Position {
-        line: range.start.line,
-        character: range.start.character,
-    };
+    let offset = ws.offset(doc, range.start);
     let quick_fixes = catch_unwind(AssertUnwindSafe(|| {
-        let ctx = Context::new(&ws.db, doc.file, pos);
+        let ctx = Context::new(&ws.db, doc.file, offset);
         let fills = fills_at(&ctx);
         fixes_at(&ctx, &fills)
             .iter()

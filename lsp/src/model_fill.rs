@@ -70,7 +70,7 @@ pub fn fill_action(ws: &Workspace, uri: &Uri, range: Range) -> Option<CodeAction
         line: range.start.line,
         character: range.start.character,
     };
-    let ctx = Context::new(&ws.db, doc.file, pos);
+    let ctx = Context::new(&ws.db, doc.file, ws.offset(doc, range.start));
     ctx.at.as_ref()?.hole()?;
     let args = serde_json::json!({
         "uri": uri.as_str(), "line": pos.line, "character": pos.character, "apply": true

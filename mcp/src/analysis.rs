@@ -81,7 +81,8 @@ pub async fn hole_fill_candidates(state: &Shared, args: PositionArgs) -> Outcome
     with_documents(state, move |docs| {
         let opened = docs.open(&args.source)?;
         let pos = position(&opened.text, args.at)?;
-        let found = rex_ide::fill_candidates::hole_fill_candidates(docs.db(), opened.file, pos);
+        let offset = rex_compiler::LineIndex::new(&opened.text).offset(&opened.text, pos);
+        let found = rex_ide::fill_candidates::hole_fill_candidates(docs.db(), opened.file, offset);
         serde_json::to_value(found)
             .map(rex_ide::commands::sorted)
             .map_err(|_| INTERNAL_ERROR.to_string())

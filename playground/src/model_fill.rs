@@ -10,6 +10,7 @@
 use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::Position;
 use rex_ide::context::Context;
+use rex_ide::locate::Document;
 use rex_llm::fill::{FillLoop, FillOptions, HoleFills, Mode, Proposal, SampleAsk, Step};
 use rex_llm::grammar::server::enders;
 use rex_llm::oracle::Oracle;
@@ -114,7 +115,7 @@ impl FillJob {
             ..defaults
         };
         let (fill, first) = {
-            let ctx = Context::new(&db, file, pos);
+            let ctx = Context::new(&db, file, Document::new(&db, file).offset(pos));
             let mut oracle = Oracle::for_context(&ctx).ok_or_else(|| not_a_hole(pos))?;
             let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server)
                 .ok_or_else(|| not_a_hole(pos))?;
@@ -145,7 +146,8 @@ impl FillJob {
         seconds: f64,
         step_seconds: f64,
     ) -> Result<Next, String> {
-        let ctx = Context::new(&self.db, self.file, self.pos);
+        let offset = Document::new(&self.db, self.file).offset(self.pos);
+        let ctx = Context::new(&self.db, self.file, offset);
         let mut oracle = Oracle::for_context(&ctx).ok_or_else(|| not_a_hole(self.pos))?;
         let Some(fill) = self.fill.as_mut() else {
             return Err("this fill is over; start another".into());

@@ -11,7 +11,9 @@ pub const URI: &str = "file:///fixture.rex";
 pub struct Fixture {
     pub db: Database,
     pub file: SourceFile,
+    /// The cursor as an editor position (for command arguments) and as a byte offset.
     pub pos: Position,
+    pub offset: usize,
     pub text: String,
 }
 
@@ -29,6 +31,7 @@ pub fn fixture(source: &str) -> Fixture {
         db,
         file,
         pos,
+        offset,
         text,
     }
 }

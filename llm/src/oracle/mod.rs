@@ -70,7 +70,8 @@ pub struct Oracle<'db> {
 impl<'db> Oracle<'db> {
     /// The oracle of the hole at `pos`; None when `pos` is not on a hole.
     pub fn new(db: &'db Database, file: SourceFile, pos: Position) -> Option<Oracle<'db>> {
-        Oracle::for_context(&Context::new(db, file, pos))
+        let offset = rex_ide::locate::Document::new(db, file).offset(pos);
+        Oracle::for_context(&Context::new(db, file, offset))
     }
 
     /// The oracle of the hole under `ctx` (the fill loop has the context already).
