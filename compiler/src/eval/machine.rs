@@ -668,15 +668,15 @@ impl<'p> Machine<'p> {
                     self.ctrl.push(K::Or(*b));
                     Flow::Next(*a)
                 }
+                // The condition is matched where `quick_op` left it: moving the `Value` out
+                // first read it whole right after it was written in parts (a stalled load).
                 Code::If(c, t, e) => match self.quick_op(prog, *c) {
-                    Some(v) => match v? {
-                        Value::Bool(true) => Flow::Next(*t),
-                        Value::Bool(false) => Flow::Next(*e),
-                        other => {
-                            self.branch(other, *t, *e)?;
-                            Flow::Done
-                        }
-                    },
+                    Some(Ok(Value::Bool(b))) => Flow::Next(if b { *t } else { *e }),
+                    Some(Ok(other)) => {
+                        self.branch(other, *t, *e)?;
+                        Flow::Done
+                    }
+                    Some(Err(err)) => return Err(err),
                     None => {
                         self.ctrl.push(K::If(*t, *e));
                         Flow::Next(*c)
