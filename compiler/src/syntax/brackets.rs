@@ -152,7 +152,8 @@ pub struct Balanced<'a> {
     /// outside brackets nested in between. A missing opener makes the grammar fail there;
     /// the stray closer is the diagnostic that says what is wrong.
     pub explained: Vec<u32>,
-    /// For each token (by index), the innermost bracket open around it.
+    /// For each token (by index), the innermost bracket open around it; empty when the
+    /// brackets were whole already (then [`enclosing`] gives it).
     pub enclosing: Vec<Option<usize>>,
     /// The openers that got a virtual closer, by token index.
     pub unclosed: Vec<usize>,
@@ -166,6 +167,11 @@ pub fn balance<'a>(tokens: &[Laid<'a>], close_before: &[(usize, usize)]) -> Bala
         _ => Span::default(),
     };
     let separators = member_lines(tokens);
+    if close_before.is_empty() {
+        if let Some(whole) = already_whole(tokens, &separators, span) {
+            return whole;
+        }
+    }
     let matched = matched_openers(tokens, &separators);
     let mut out = Balanced {
         tokens: Vec::with_capacity(tokens.len() + 4),
@@ -284,6 +290,67 @@ impl Balanced<'_> {
         }
         self.close(tokens, opener, at);
     }
+}
+
+/// The common case in one pass: when every bracket is closed by its own closer within its
+/// member (and nests no deeper than the limit), the tokens are only copied, with the member
+/// separators; `None` otherwise.
+fn already_whole<'a>(
+    tokens: &[Laid<'a>],
+    separators: &[usize],
+    span: Span,
+) -> Option<Balanced<'a>> {
+    let mut out = Vec::with_capacity(tokens.len() + separators.len());
+    let mut open: Vec<Tok<'a>> = Vec::new();
+    let mut next_sep = separators.iter().peekable();
+    for (i, laid) in tokens.iter().enumerate() {
+        let tok = laid.token.tok;
+        if next_sep.next_if_eq(&&i).is_some() {
+            if !open.is_empty() {
+                return None;
+            }
+            out.push(virtual_token(Tok::Sep, laid.token.span.start));
+        }
+        if tok.opens() {
+            if open.len() == MAX_BRACKET_DEPTH {
+                return None;
+            }
+            open.push(tok);
+        } else if tok.closes() {
+            match open.pop() {
+                Some(opener) if closer_for(opener) == tok => {}
+                _ => return None,
+            }
+        }
+        out.push(laid.token);
+    }
+    open.is_empty().then_some(Balanced {
+        tokens: out,
+        span,
+        diagnostics: Vec::new(),
+        too_deep: false,
+        explained: Vec::new(),
+        // Only a rejected item asks (see `enclosing`).
+        enclosing: Vec::new(),
+        unclosed: Vec::new(),
+    })
+}
+
+/// For each token (by index), the innermost bracket open around it: what `balance` records,
+/// for tokens whose brackets are already whole.
+pub fn enclosing(tokens: &[Laid<'_>]) -> Vec<Option<usize>> {
+    let mut nesting = Nesting::default();
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, laid)| {
+            let around = nesting.innermost();
+            if let Step::Close(opener) = nesting.step(i, laid.token.tok) {
+                nesting.closed_inside(opener);
+            }
+            around
+        })
+        .collect()
 }
 
 /// Which openers a real closer matches, by token index, given where the member separators

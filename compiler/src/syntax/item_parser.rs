@@ -94,6 +94,17 @@ pub(crate) fn parse_item<'a>(tokens: &[Laid<'a>]) -> ParsedItem<'a> {
                 .map(|at| (opener, at))
         })
         .collect();
+    // Without an unclosed bracket or a fault inside brackets, the repair would change
+    // nothing.
+    let in_brackets = |f: &Diagnostic| {
+        let i = tokens.partition_point(|t| t.token.span.start < f.span.start);
+        tokens
+            .get(i)
+            .is_some_and(|t| first.enclosing[i].is_some() || t.token.tok.closes())
+    };
+    if first.unclosed.is_empty() && !first.faults.iter().any(in_brackets) {
+        return first.parsed;
+    }
     let second = read(tokens, &close_before, &first.faults);
     if second.parsed.cost() <= first.parsed.cost() {
         second.parsed
@@ -140,11 +151,14 @@ fn read<'a>(
 ) -> Reading<'a> {
     let mut balanced = brackets::balance(tokens, close_before);
     let explained = std::mem::take(&mut balanced.explained);
-    let enclosing = std::mem::take(&mut balanced.enclosing);
+    let mut enclosing = std::mem::take(&mut balanced.enclosing);
     let unclosed = std::mem::take(&mut balanced.unclosed);
     let parse = parse_balanced(balanced, collapse_at);
     // `parse.grammar` is sorted and has one error per position.
     let failures: Vec<u32> = parse.grammar.iter().map(|d| d.span.start).collect();
+    if !failures.is_empty() && enclosing.is_empty() {
+        enclosing = brackets::enclosing(tokens);
+    }
     let first_error = failures.iter().copied().find(|&at| {
         let i = tokens.partition_point(|t| t.token.span.start < at);
         enclosing.get(i).is_none_or(Option::is_none)
