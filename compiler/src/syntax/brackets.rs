@@ -89,6 +89,11 @@ impl<'a> Nesting<'a> {
     /// After a [`Step::Close`] of the opener at `opener`: pops it and returns the openers
     /// left open inside it, innermost first.
     pub fn closed_inside(&mut self, opener: usize) -> Vec<(usize, Tok<'a>)> {
+        // The usual case, without a search or an allocation.
+        if self.innermost() == Some(opener) {
+            self.pop();
+            return Vec::new();
+        }
         let Some(pos) = self.open.iter().rposition(|(i, _)| *i == opener) else {
             return Vec::new();
         };
@@ -301,30 +306,27 @@ fn already_whole<'a>(
     span: Span,
 ) -> Option<Balanced<'a>> {
     let mut out = Vec::with_capacity(tokens.len() + separators.len());
-    let mut open: Vec<Tok<'a>> = Vec::new();
+    let mut nesting = Nesting::default();
     let mut next_sep = separators.iter().peekable();
     for (i, laid) in tokens.iter().enumerate() {
-        let tok = laid.token.tok;
         if next_sep.next_if_eq(&&i).is_some() {
-            if !open.is_empty() {
+            if nesting.depth() > 0 {
                 return None;
             }
             out.push(virtual_token(Tok::Sep, laid.token.span.start));
         }
-        if tok.opens() {
-            if open.len() == MAX_BRACKET_DEPTH {
-                return None;
+        let innermost = nesting.innermost();
+        match nesting.step(i, laid.token.tok) {
+            Step::Other => {}
+            Step::Open if nesting.depth() <= MAX_BRACKET_DEPTH => {}
+            Step::Close(opener) if Some(opener) == innermost => {
+                nesting.closed_inside(opener);
             }
-            open.push(tok);
-        } else if tok.closes() {
-            match open.pop() {
-                Some(opener) if closer_for(opener) == tok => {}
-                _ => return None,
-            }
+            Step::Open | Step::Close(_) | Step::Stray => return None,
         }
         out.push(laid.token);
     }
-    open.is_empty().then_some(Balanced {
+    (nesting.depth() == 0).then_some(Balanced {
         tokens: out,
         span,
         diagnostics: Vec::new(),
