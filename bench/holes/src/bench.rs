@@ -158,7 +158,7 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
         Source::Candidates => {
             let db = Database::new();
             let file = db.add_file("task.rex", task.program.clone());
-            let ctx = Context::new(&db, file, hole.position);
+            let ctx = Context::new(&db, file, hole.span.0);
             result.fills = fills_at(&ctx)
                 .into_iter()
                 .map(|f| f.candidate.replacement)
@@ -229,7 +229,7 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
 fn do_nothing(task: &Task, hole: &Hole) -> Option<String> {
     let db = Database::new();
     let file = db.add_file("task.rex", task.program.clone());
-    let ctx = Context::new(&db, file, hole.position);
+    let ctx = Context::new(&db, file, hole.span.0);
     let locals = ctx.locals.iter().map(|l| l.name.clone());
     let globals = ctx
         .globals
