@@ -6,24 +6,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::{files_in, rex_files};
+
+use std::path::PathBuf;
 
 use rex_compiler::check::{check_item, FileRef, ItemRef};
 use rex_compiler::db::{self, Database};
-
-fn rex_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rex_files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
 
 /// The items of `text` whose results differ between the two environments, by index.
 fn differing_items(text: &str) -> Vec<usize> {
@@ -48,20 +36,14 @@ fn differing_items(text: &str) -> Vec<usize> {
 #[test]
 fn the_cut_down_environment_checks_every_item_as_the_whole_one_does() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    rex_files(&root.join("examples"), &mut files);
+    let mut files = rex_files(&root.join("examples"));
     // One in four of the fuzz corpus (sorted, so always the same ones): all of it takes
     // 15 s of CPU in a debug build.
-    let mut corpus = Vec::new();
-    rex_files(&root.join("fuzz/corpus/check"), &mut corpus);
-    corpus.sort();
+    let corpus = files_in(&root.join("fuzz/corpus/check"));
     files.extend(corpus.into_iter().step_by(4));
     if let Some(dir) = common::conformance_dir() {
-        rex_files(&dir, &mut files);
+        files.extend(rex_files(&dir));
     }
-    // Programs only (the conformance directory also holds their expected results).
-    files.retain(|p| p.extension().is_none_or(|e| e == "rex"));
-    files.sort();
     let mut checked = 0;
     let mut differing = Vec::new();
     for path in &files {

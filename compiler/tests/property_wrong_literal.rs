@@ -11,9 +11,9 @@
 //! (evenly spaced over each program), so a failure always reproduces.
 
 mod common;
-use common::conformance_dir;
+use common::{conformance_dir, rex_files};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rex_compiler::check::ItemTypes;
 use rex_compiler::db::{file_holes, file_items, item_key, item_types, parse, Database, SourceFile};
@@ -23,20 +23,6 @@ use salsa::Setter;
 
 /// How many subexpressions are replaced per program, at most.
 const PER_PROGRAM: usize = 12;
-
-fn rex_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rex"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
 
 /// Conformance programs whose expected status is `ok`, then the examples.
 /// None when the conformance programs are not there (the test then skips).

@@ -7,26 +7,13 @@
 //! counter.
 
 mod common;
-use common::conformance_dir;
+use common::{conformance_dir, rex_files};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rex_compiler::syntax::layout;
 use rex_compiler::syntax::lexer::lex;
 use rex_compiler::syntax::parser::{grammar_runs, parse_piece, split, MAX_GRAMMAR_RUNS_PER_ITEM};
-
-fn rex_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("rex"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The grammar runs of every piece of `text` with the items and layout groups it holds.
 fn runs_per_piece(text: &str) -> Vec<(usize, usize, usize)> {

@@ -9,11 +9,11 @@
 //! a product of recovery, not something an edit elsewhere must preserve.
 
 mod common;
-use common::conformance_dir;
+use common::{conformance_dir, rex_files};
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rex_compiler::syntax::ast::Item;
 use rex_compiler::syntax::lexer::lex;
@@ -22,19 +22,6 @@ use rex_compiler::Span;
 
 /// The most error diagnostics one edit may cause on average.
 const MAX_AVERAGE_ERRORS: f64 = 2.0;
-
-fn rex_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("rex"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// None when the conformance programs are not there (the test then skips).
 fn corpus() -> Option<Vec<(String, String)>> {

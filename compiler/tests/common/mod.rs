@@ -2,7 +2,7 @@
 //! and uses only some of them.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rex_compiler::db::Database;
 
@@ -24,6 +24,22 @@ pub fn conformance_dir() -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// The files directly in `dir` (none when it cannot be read), sorted by path.
+pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The `.rex` files directly in `dir`, sorted by path.
+pub fn rex_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = files_in(dir);
+    files.retain(|p| p.extension().is_some_and(|e| e == "rex"));
+    files
 }
 
 /// The error diagnostics of the program `text` as (code, the text they point at).
