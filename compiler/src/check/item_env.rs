@@ -20,42 +20,13 @@ use crate::syntax::ast::{ExprKind, Item};
 /// A file's environment without its values, every origin reduced to its file: equal
 /// after a `fn` is inserted, removed, moved or given another type.
 pub fn scope_without_values(env: &Env) -> Env {
-    let adts = env
-        .adts
-        .iter()
-        .map(|a| {
-            let mut a = a.clone();
-            a.origin = file_only(a.origin);
-            a
-        })
-        .collect();
-    let ctors = env
-        .ctors
-        .iter()
-        .map(|c| {
-            let mut c = c.clone();
-            c.origin = file_only(c.origin);
-            c
-        })
-        .collect();
+    let adts = env.adts.iter().map(|a| reduced(a, |a| &mut a.origin));
+    let ctors = env.ctors.iter().map(|c| reduced(c, |c| &mut c.origin));
     let classes = env
         .classes
         .iter()
-        .map(|(k, c)| {
-            let mut c = c.clone();
-            c.origin = file_only(c.origin);
-            (k.clone(), c)
-        })
-        .collect();
-    let instances = env
-        .instances
-        .iter()
-        .map(|i| {
-            let mut i = i.clone();
-            i.origin = file_only(i.origin);
-            i
-        })
-        .collect();
+        .map(|(k, c)| (k.clone(), reduced(c, |c| &mut c.origin)));
+    let instances = env.instances.iter().map(|i| reduced(i, |i| &mut i.origin));
     let exports = env
         .exports
         .iter()
@@ -65,10 +36,10 @@ pub fn scope_without_values(env: &Env) -> Env {
         })
         .collect();
     Env {
-        adts: Arc::new(adts),
-        ctors: Arc::new(ctors),
-        classes: Arc::new(classes),
-        instances: Arc::new(instances),
+        adts: Arc::new(adts.collect()),
+        ctors: Arc::new(ctors.collect()),
+        classes: Arc::new(classes.collect()),
+        instances: Arc::new(instances.collect()),
         exports: Arc::new(exports),
         prelude_diagnostics: Vec::new(),
         values: BTreeMap::new(),
@@ -136,11 +107,16 @@ fn file_only(at: ItemRef) -> ItemRef {
     ItemRef::new(at.file, 0)
 }
 
+/// A copy of `x` whose origin (where `origin` finds it) is reduced to its file.
+fn reduced<T: Clone>(x: &T, origin: fn(&mut T) -> &mut ItemRef) -> T {
+    let mut x = x.clone();
+    let at = origin(&mut x);
+    *at = file_only(*at);
+    x
+}
+
 fn positionless_value(v: &Value) -> Value {
-    Value {
-        scheme: v.scheme.clone(),
-        origin: file_only(v.origin),
-    }
+    reduced(v, |v| &mut v.origin)
 }
 
 fn positionless(values: &BTreeMap<Arc<str>, Value>) -> BTreeMap<Arc<str>, Value> {
