@@ -1135,16 +1135,22 @@ impl<'p> Machine<'p> {
     /// acc when Cons y rest -> go (f acc y) rest`, one call of `f` per element in order,
     /// without a frame per step.
     fn start_fold(&mut self, base: usize, n: usize) -> Result<Flow, RunError> {
-        let extra = self.vals.split_off(base + 4);
-        let xs = self.pop();
-        let z = self.pop();
-        let f = self.pop();
-        self.vals.truncate(base);
-        if n > 3 {
-            self.vals.extend(extra);
-            self.ctrl.push(K::ApplyRest((n - 3) as u32));
-        }
+        let [f, z, xs] = self.native_args::<3>(base, n);
         self.fold_step(f, z, xs)
+    }
+
+    /// The `N` arguments of the native called at `base` with `n` arguments, taken off the
+    /// value stack with the native; the arguments past `N` stay for `K::ApplyRest` to apply
+    /// its result to.
+    fn native_args<const N: usize>(&mut self, base: usize, n: usize) -> [Value; N] {
+        let extra = self.vals.split_off(base + 1 + N);
+        let mut args = self.vals.split_off(base + 1).into_iter();
+        self.vals.truncate(base);
+        if n > N {
+            self.vals.extend(extra);
+            self.ctrl.push(K::ApplyRest((n - N) as u32));
+        }
+        std::array::from_fn(|_| args.next().unwrap_or_default())
     }
 
     /// One step of a fold: calls `f acc y` for the next element (the function and the
@@ -1173,13 +1179,7 @@ impl<'p> Machine<'p> {
                 self.vals.push(Value::stuck(Stuck::Match { scrutinee: xs }));
                 Ok(Flow::Done)
             }
-            _ => {
-                let names = Names::of(self.prog);
-                Err(RunError::Runtime(format!(
-                    "no `when` arm matches the value {}",
-                    names.print(&xs)
-                )))
-            }
+            _ => Err(no_arm_matches(self.prog, &xs)),
         }
     }
 
@@ -1187,14 +1187,7 @@ impl<'p> Machine<'p> {
     /// `n - 2` more arguments for its result): leaves `f` and `xs` on top and takes the
     /// first step.
     fn start_map(&mut self, filter: bool, base: usize, n: usize) -> Result<Flow, RunError> {
-        let extra = self.vals.split_off(base + 3);
-        let xs = self.pop();
-        let f = self.pop();
-        self.vals.truncate(base);
-        if n > 2 {
-            self.vals.extend(extra);
-            self.ctrl.push(K::ApplyRest((n - 2) as u32));
-        }
+        let [f, xs] = self.native_args::<2>(base, n);
         self.vals.push(f);
         self.vals.push(xs);
         self.building.push(Building::default());
@@ -1261,13 +1254,7 @@ impl<'p> Machine<'p> {
             Value::Stuck(_) => Value::stuck(Stuck::Match {
                 scrutinee: Value::stuck(Stuck::Match { scrutinee: xs }),
             }),
-            _ => {
-                let names = Names::of(self.prog);
-                return Err(RunError::Runtime(format!(
-                    "no `when` arm matches the value {}",
-                    names.print(&xs)
-                )));
-            }
+            _ => return Err(no_arm_matches(self.prog, &xs)),
         };
         self.vals.push(v);
         Ok(Flow::Done)
@@ -1318,11 +1305,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let names = Names::of(prog);
-        Err(RunError::Runtime(format!(
-            "no `when` arm matches the value {}",
-            names.print(&v)
-        )))
+        Err(no_arm_matches(prog, &v))
     }
 
     /// Like `arm`, for `MatchTuple` `id` whose parts are the values on top.
@@ -1346,12 +1329,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let names = Names::of(prog);
-        let v = Node::value(NodeKind::Tuple, parts);
-        Err(RunError::Runtime(format!(
-            "no `when` arm matches the value {}",
-            names.print(&v)
-        )))
+        Err(no_arm_matches(prog, &Node::value(NodeKind::Tuple, parts)))
     }
 
     fn matches(&mut self, p: &Pat, v: &Value) -> Matched {
@@ -1563,4 +1541,12 @@ fn update(
         }
         _ => Err(RunError::Runtime("only records can be updated".into())),
     }
+}
+
+/// The error of a `match` (or of a loop that stands for one) that no arm of fits `v`.
+fn no_arm_matches(prog: &Program, v: &Value) -> RunError {
+    RunError::Runtime(format!(
+        "no `when` arm matches the value {}",
+        Names::of(prog).print(v)
+    ))
 }
