@@ -361,10 +361,23 @@ fn item_file(
     root: SourceFile,
     key: ItemKey<'_>,
 ) -> Option<FileRef> {
-    if key.file(db) == root {
+    *file_in_program(db, prelude, root, key.file(db))
+}
+
+/// Where `file` stands in `root`'s program: the root, one of its modules, or not part of
+/// it. A query of its own, so that the items of a module depend on this answer and not on
+/// the whole `program` (which changes whenever a declaration of the root file does).
+#[salsa::tracked]
+fn file_in_program(
+    db: &dyn salsa::Database,
+    prelude: Prelude,
+    root: SourceFile,
+    file: SourceFile,
+) -> Option<FileRef> {
+    if file == root {
         return Some(FileRef::Root);
     }
-    let module = program(db, prelude, root).module_of(key.file(db))?;
+    let module = program(db, prelude, root).module_of(file)?;
     Some(FileRef::Module(module))
 }
 

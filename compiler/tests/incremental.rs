@@ -269,3 +269,38 @@ fn editing_the_result_expression_rebuilds_no_environment() {
     assert_eq!(ran.get("program"), None, "{ran:?}");
     assert_eq!(ran.get("item_types_in"), Some(&1), "{ran:?}");
 }
+
+#[test]
+fn a_declaration_inserted_in_the_root_file_re_checks_no_module_item() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let mut dep = String::new();
+    for i in 0..5 {
+        dep.push_str(&format!("pub fn d{i} : i32 -> i32 = \\x -> x + {i}\n\n"));
+    }
+    db.set_modules(vec![("dep.rex".into(), dep)], vec![]);
+    let text = "import dep (d0, d4)\n\nfn user : i32 -> i32 = \\x -> d0 (d4 x)\n\nuser 1\n";
+    let main = db.add_file("main.rex", text);
+    let module_errors = |db: &Database| {
+        rex_compiler::db::module_diagnostics(db, db.prelude(), main)
+            .iter()
+            .map(|(_, _, ds)| ds.iter().filter(|d| d.is_error()).count())
+            .sum::<usize>()
+    };
+    assert!(errors(&db, main).is_empty());
+    assert_eq!(module_errors(&db), 0);
+    let first = executed_by_query(&log);
+    assert_eq!(
+        first.get("item_types_in"),
+        Some(&8),
+        "the import, `user`, the result and the five module items: {first:?}"
+    );
+
+    // A new `fn` in the root file is checked; `user` and the five module items are not.
+    let inserted = text.replace("fn user", "fn other : i32 -> i32 = \\x -> x\n\nfn user");
+    main.set_text(&mut db).to(inserted);
+    assert!(errors(&db, main).is_empty());
+    assert_eq!(module_errors(&db), 0);
+    let ran = executed_by_query(&log);
+    assert_eq!(ran.get("item_types_in"), Some(&1), "`other` only: {ran:?}");
+}
