@@ -118,6 +118,30 @@ fn broken_file_exits_1_with_located_json_diagnostic() {
 }
 
 #[test]
+fn an_invalid_character_is_one_error_and_joins_nothing() {
+    let dir = TempDir::new("check");
+    // Read without the `¤`, `2 3` would be an application and a second, made-up error.
+    let file = dir.file(
+        "currency.rex",
+        "fn f : i32 -> i32 = \\x -> x + 2 \u{a4} 3\n\nfn g : i32 -> i32 = \\y -> y + \"s\"\n\nf 1\n",
+    );
+    let out = rex(&["check", "--json"], &[&file]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let value = json(&out);
+    let codes: Vec<&str> = diagnostics(&value)
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["E0103", "E0301"], "{value}");
+    let first = &diagnostics(&value)[0];
+    assert_eq!(first["message"], "unexpected character `\u{a4}` (U+00A4)");
+    assert_eq!(
+        first["range"]["start"],
+        serde_json::json!({"line": 0, "character": 32})
+    );
+}
+
+#[test]
 fn missing_file_exits_2_with_message_on_stderr() {
     let dir = TempDir::new("check");
     let missing = dir.0.join("missing.rex");

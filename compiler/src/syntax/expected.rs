@@ -21,6 +21,7 @@ pub fn terminal(name: &str) -> Option<Tok<'static>> {
         "OP" => Tok::Op(""),
         "SEP" => Tok::Sep,
         "SKIPPED" => Tok::Skipped,
+        "INVALID" => Tok::Invalid,
         quoted => {
             let text = quoted.strip_prefix('"')?.strip_suffix('"')?;
             QUOTED.iter().find(|(t, _)| *t == text)?.1
@@ -172,7 +173,7 @@ fn words(tok: &Tok<'_>) -> Option<String> {
         Tok::Op(_) => "an operator".to_string(),
         Tok::Sep => "a new member line".to_string(),
         // Only the driver inserts it.
-        Tok::Skipped => return None,
+        Tok::Skipped | Tok::Invalid => return None,
         other => other.to_string(),
     })
 }

@@ -341,17 +341,32 @@ fn run_grammar(tokens: &[Token<'_>], end: usize) -> (ItemKind, Arena, Vec<Diagno
     let mut diags: Vec<Diagnostic> = builder
         .recoveries
         .iter()
+        .filter(|rec| !at_invalid_character(&rec.error))
         .map(|rec| recovery_diagnostic(rec, end))
         .collect();
     let kind = match result {
         Ok(kind) => kind,
         Err(err) => {
-            diags.push(error_diagnostic(&err, end, &[]));
+            if !at_invalid_character(&err) {
+                diags.push(error_diagnostic(&err, end, &[]));
+            }
             ItemKind::Error
         }
     };
     diags.append(&mut builder.faults);
     (kind, builder.arena, deduplicate(diags))
+}
+
+/// True for the grammar's error at an invalid character: the lexer has reported it
+/// (E0103), and saying "unexpected" again would be the same fault twice.
+fn at_invalid_character(err: &ParseError<usize, Tok<'_>, ()>) -> bool {
+    matches!(
+        err,
+        ParseError::UnrecognizedToken {
+            token: (_, Tok::Invalid, _),
+            ..
+        }
+    )
 }
 
 /// True when `span` starts within `region` (an empty region holds only its own position).

@@ -59,8 +59,21 @@ pub struct Token<'a> {
     pub span: Span,
 }
 
-/// Lexes the whole text. Never fails: faults become diagnostics and the offending text is
-/// skipped (an unterminated string still yields a string token so the parser sees a value).
+/// A character as a message names it: itself in backquotes where it can be read there,
+/// and always its code point (`€` and `¤` look alike in many fonts).
+fn shown(ch: char) -> String {
+    let code = format!("U+{:04X}", ch as u32);
+    match ch {
+        '`' => format!("{code} (a backquote)"),
+        c if c.is_control() || c.is_whitespace() => code,
+        c => format!("`{c}` ({code})"),
+    }
+}
+
+/// Lexes the whole text. Never fails: faults become diagnostics; a character no token
+/// starts with becomes an `Invalid` token (so the parser recovers around it instead of
+/// joining its neighbours), and an unterminated string still yields a string token so the
+/// parser sees a value.
 pub fn lex(text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
     let mut tokens = Vec::new();
     let mut diags = Vec::new();
@@ -75,9 +88,9 @@ pub fn lex(text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
                 diags.push(Diagnostic::error(
                     Code::InvalidCharacter,
                     span,
-                    format!("unexpected character `{}`", ch.escape_default()),
+                    format!("unexpected character {}", shown(ch)),
                 ));
-                continue;
+                Tok::Invalid
             }
             Ok(Raw::CommentStart) => {
                 match lexer.remainder().find("-}") {
@@ -260,7 +273,8 @@ mod tests {
         let (_, diags) = lex("1 {- open");
         assert_eq!(diags[0].code, Code::UnterminatedComment);
         let (tokens, diags) = lex("a ` b");
-        assert_eq!(tokens.len(), 2);
+        assert_eq!(tokens.len(), 3);
+        assert_eq!(tokens[1].tok, Tok::Invalid, "the parser sees where it was");
         assert_eq!(diags[0].code, Code::InvalidCharacter);
     }
 

@@ -41,6 +41,9 @@ pub enum Tok<'a> {
     /// Virtual: stands for a stretch of text inside brackets that the parser gave up on (or
     /// for a missing element). It reads as an error node wherever an atom may stand.
     Skipped,
+    /// A character no token starts with. The lexer reports it (E0103); no rule of the
+    /// grammar accepts it, so the parser recovers around it as around any stray token.
+    Invalid,
     // keywords
     Fn,
     Type,
@@ -138,6 +141,7 @@ impl fmt::Display for Tok<'_> {
             Tok::Comma => ",",
             Tok::Sep => return write!(f, "a new member line"),
             Tok::Skipped => return write!(f, "unreadable text"),
+            Tok::Invalid => return write!(f, "an invalid character"),
             Tok::Fn => "fn",
             Tok::Type => "type",
             Tok::Class => "class",
