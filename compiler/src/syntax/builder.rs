@@ -148,7 +148,8 @@ impl<'a> Builder<'a> {
         self.recoveries.push(rec);
     }
 
-    /// `-e`: folds into the literal when `e` is a numeric literal.
+    /// `-e`: folds into the literal when `e` is a numeric literal (the literal's own node
+    /// becomes the negative one, so no node is left outside the tree).
     pub fn negate(&mut self, e: ExprId, l: usize, r: usize) -> ExprId {
         if let ExprKind::Lit(lit @ (Literal::Int(_) | Literal::Float(_))) = &self.arena.expr(e).kind
         {
@@ -158,7 +159,10 @@ impl<'a> Builder<'a> {
                 _ => None,
             };
             if let Some(lit) = negated {
-                return self.expr(ExprKind::Lit(lit), l, r);
+                let node = &mut self.arena.exprs[e.0 as usize];
+                node.kind = ExprKind::Lit(lit);
+                node.span = Span::new(l, r);
+                return e;
             }
         }
         self.expr(ExprKind::Negate(e), l, r)
