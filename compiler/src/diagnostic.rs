@@ -159,12 +159,17 @@ pub enum DiagnosticData {
     UnexpectedToken {
         found: String,
         expected: Vec<String>,
+        /// The exact text of each keyword or symbol among `expected` (`->`, `in`), for
+        /// tools that insert one; names, literals and operators are not listed.
+        expected_tokens: Vec<String>,
         /// Byte spans of the tokens the parser skipped to recover.
         skipped: Vec<Span>,
     },
     /// The parser reached the end of an item while `expected` was still needed.
     UnexpectedEof {
         expected: Vec<String>,
+        /// As in `UnexpectedToken`.
+        expected_tokens: Vec<String>,
     },
     NestingTooDeep {
         limit: usize,

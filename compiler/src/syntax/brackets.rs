@@ -272,6 +272,7 @@ impl Balanced<'_> {
                 )
                 .with_data(DiagnosticData::UnexpectedEof {
                     expected: vec![closer.to_string()],
+                    expected_tokens: closer.fixed_text().into_iter().map(Into::into).collect(),
                 }),
             );
         }
@@ -446,6 +447,7 @@ fn stray(tok: Token<'_>) -> Diagnostic {
     .with_data(DiagnosticData::UnexpectedToken {
         found: tok.tok.to_string(),
         expected: vec![],
+        expected_tokens: vec![],
         skipped: vec![tok.span],
     })
 }

@@ -117,6 +117,7 @@ impl<'a> Builder<'a> {
             .with_data(DiagnosticData::UnexpectedToken {
                 found: "`)`".to_string(),
                 expected: vec![what.to_string()],
+                expected_tokens: vec![],
                 skipped: vec![],
             }),
         );

@@ -161,6 +161,18 @@ pub fn describe(expected: &[String]) -> Vec<String> {
     out
 }
 
+/// The exact texts of the expected terminals (as lalrpop names them) that are keywords or
+/// symbols, in the grammar's order.
+pub fn texts(expected: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for text in expected.iter().filter_map(|e| terminal(e)?.fixed_text()) {
+        if !out.iter().any(|t| t == text) {
+            out.push(text.to_string());
+        }
+    }
+    out
+}
+
 /// One expected token in words; `None` for one nobody should be told to write.
 fn words(tok: &Tok<'_>) -> Option<String> {
     Some(match tok {
@@ -229,5 +241,14 @@ mod tests {
         assert_eq!(describe(&expected), ["a type", "`->`"]);
         let expected = names(&["\"\\\\\"", "OP", "\"-\"", "\")\""]);
         assert_eq!(describe(&expected), ["`\\`", "an operator", "`)`"]);
+    }
+
+    #[test]
+    fn texts_are_the_exact_keywords_and_symbols() {
+        let names: Vec<String> = ["\"->\"", "IDENT", "\"in\"", "OP", "HOLE", "\"->\""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(texts(&names), ["->", "in", "?"]);
     }
 }

@@ -399,9 +399,9 @@ fn error_diagnostic(
     match err {
         ParseError::UnrecognizedToken {
             token: (l, tok, r),
-            expected,
+            expected: names,
         } => {
-            let expected = expected::describe(expected);
+            let expected = expected::describe(names);
             let message = if *tok == Tok::Sep {
                 format!(
                     "this member line starts before the previous one is complete; expected {}",
@@ -414,11 +414,15 @@ fn error_diagnostic(
                 .with_data(DiagnosticData::UnexpectedToken {
                     found: tok.to_string(),
                     expected,
+                    expected_tokens: expected::texts(names),
                     skipped: skipped.to_vec(),
                 })
         }
-        ParseError::UnrecognizedEof { location, expected } => {
-            let expected = expected::describe(expected);
+        ParseError::UnrecognizedEof {
+            location,
+            expected: names,
+        } => {
+            let expected = expected::describe(names);
             let at = (*location).min(end);
             Diagnostic::error(
                 Code::UnexpectedEof,
@@ -428,7 +432,10 @@ fn error_diagnostic(
                     expected::one_of(&expected)
                 ),
             )
-            .with_data(DiagnosticData::UnexpectedEof { expected })
+            .with_data(DiagnosticData::UnexpectedEof {
+                expected,
+                expected_tokens: expected::texts(names),
+            })
         }
         ParseError::ExtraToken { token: (l, tok, r) } => Diagnostic::error(
             Code::UnexpectedToken,
@@ -438,6 +445,7 @@ fn error_diagnostic(
         .with_data(DiagnosticData::UnexpectedToken {
             found: tok.to_string(),
             expected: vec![],
+            expected_tokens: vec![],
             skipped: skipped.to_vec(),
         }),
         ParseError::InvalidToken { location } => Diagnostic::error(

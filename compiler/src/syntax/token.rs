@@ -111,15 +111,12 @@ pub fn keyword(word: &str) -> Option<Tok<'static>> {
     })
 }
 
-impl fmt::Display for Tok<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = match self {
-            Tok::Ident(s) | Tok::Upper(s) | Tok::Int(s) | Tok::Float(s) | Tok::Str(s) => {
-                return write!(f, "`{s}`")
-            }
-            Tok::Op(s) => return write!(f, "operator `{s}`"),
+impl Tok<'_> {
+    /// The exact text of a keyword or symbol token (`->`, `in`, `?`); `None` for tokens
+    /// whose text varies (names, literals, operators, named holes) and for virtual ones.
+    pub fn fixed_text(&self) -> Option<&'static str> {
+        Some(match self {
             Tok::Hole(None) => "?",
-            Tok::Hole(Some(n)) => return write!(f, "`?{n}`"),
             Tok::Underscore => "_",
             Tok::Minus => "-",
             Tok::Star => "*",
@@ -139,9 +136,6 @@ impl fmt::Display for Tok<'_> {
             Tok::LBrace => "{",
             Tok::RBrace => "}",
             Tok::Comma => ",",
-            Tok::Sep => return write!(f, "a new member line"),
-            Tok::Skipped => return write!(f, "unreadable text"),
-            Tok::Invalid => return write!(f, "an invalid character"),
             Tok::Fn => "fn",
             Tok::Type => "type",
             Tok::Class => "class",
@@ -162,7 +156,23 @@ impl fmt::Display for Tok<'_> {
             Tok::As => "as",
             Tok::True => "true",
             Tok::False => "false",
-        };
-        write!(f, "`{s}`")
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Tok<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Ident(s) | Tok::Upper(s) | Tok::Int(s) | Tok::Float(s) | Tok::Str(s) => {
+                write!(f, "`{s}`")
+            }
+            Tok::Op(s) => write!(f, "operator `{s}`"),
+            Tok::Hole(Some(n)) => write!(f, "`?{n}`"),
+            Tok::Sep => write!(f, "a new member line"),
+            Tok::Skipped => write!(f, "unreadable text"),
+            Tok::Invalid => write!(f, "an invalid character"),
+            other => write!(f, "`{}`", other.fixed_text().unwrap_or_default()),
+        }
     }
 }

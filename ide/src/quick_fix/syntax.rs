@@ -1,6 +1,6 @@
 //! Common syntax slips: `=>` where an arm's `->` belongs, and a `let` whose `in` is
-//! missing. Read from the parser's expected-token data; kept only if the document then has
-//! fewer syntax errors.
+//! missing. Read from the parser's expected tokens and the text it met; kept only if the
+//! document then has fewer syntax errors.
 
 use rex_compiler::{Code, Diagnostic, DiagnosticData, Span};
 
@@ -10,19 +10,18 @@ use crate::limits::MAX_MISSING_IN_SITES;
 use crate::locate::Document;
 use crate::verify::syntax_errors_with;
 
-fn token(description: &str) -> &str {
-    description.trim_matches('`')
-}
-
 pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
-    let (found, expected) = match &d.data {
+    let expected = match &d.data {
         DiagnosticData::UnexpectedToken {
-            found, expected, ..
-        } => (Some(token(found)), expected),
-        DiagnosticData::UnexpectedEof { expected } => (None, expected),
+            expected_tokens, ..
+        }
+        | DiagnosticData::UnexpectedEof {
+            expected_tokens, ..
+        } => expected_tokens,
         _ => return,
     };
-    let expects = |t: &str| expected.iter().any(|e| token(e) == t);
+    let expects = |t: &str| expected.iter().any(|e| e == t);
+    let found = doc.text.get(d.span.start as usize..d.span.end as usize);
     let Some(before) = syntax_errors_with(doc, &[]) else {
         return;
     };

@@ -109,6 +109,7 @@ enum JsonData<'a> {
         kind: &'static str,
         found: &'a str,
         expected: &'a [String],
+        expected_tokens: &'a [String],
         skipped: Vec<JsonRange>,
     },
 }
@@ -119,11 +120,13 @@ fn data<'a>(index: &Positions, data: &'a DiagnosticData) -> JsonData<'a> {
         DiagnosticData::UnexpectedToken {
             found,
             expected,
+            expected_tokens,
             skipped,
         } => JsonData::UnexpectedToken {
             kind: "unexpectedToken",
             found,
             expected,
+            expected_tokens,
             skipped: skipped.iter().map(|s| range(index, *s)).collect(),
         },
         data => JsonData::Data(data),
