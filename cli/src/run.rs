@@ -74,6 +74,22 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
         return Status::Failure;
     };
     let mut db = Database::new();
+    let status = run_program(&mut db, path, text, args, color);
+    // The process ends right after: freeing the database's caches (the prelude's syntax
+    // and types above all) would only cost time, as in `rex check`.
+    std::mem::forget(db);
+    status
+}
+
+/// Checks the program `text` (at `path`) and its imports in `db`, reports its diagnostics,
+/// evaluates it and prints its value.
+fn run_program(
+    db: &mut Database,
+    path: String,
+    text: String,
+    args: &RunArgs,
+    color: ColorMode,
+) -> Status {
     let roots = crate::modules::roots(&args.include);
     let modules = crate::modules::load(&[(path.clone(), text.clone())], &roots);
     db.set_modules(modules, roots);
@@ -94,7 +110,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
         });
     }
     let mut seen = vec![rex_compiler::modules::normalize(&path)];
-    reports.extend(rex_ide::report::module_reports(&db, file, &mut seen));
+    reports.extend(rex_ide::report::module_reports(db, file, &mut seen));
     let has_errors = reports.iter().any(FileReport::has_errors);
     if !reports.is_empty() {
         if let Err(err) = render::terminal::write_report(&reports, color) {
@@ -108,7 +124,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
         interrupt,
         ..Limits::default()
     };
-    let outcome = eval::run_file(&db, file, &limits);
+    let outcome = eval::run_file(db, file, &limits);
     let errors_status = if has_errors && !args.allow_errors {
         Some(Status::Errors)
     } else {
@@ -120,7 +136,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
             let mut written = writeln!(out, "{}", outcome.value);
             if args.holes && written.is_ok() {
                 let source = Source {
-                    db: &db,
+                    db,
                     path: &path,
                     text: &text,
                 };
