@@ -334,6 +334,7 @@ pub fn item_types_in<'db>(
             scope,
             &values.values,
             item,
+            crate::resolve::item_names(db, key),
             file,
             values.instance,
         ))

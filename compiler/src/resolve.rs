@@ -1,7 +1,9 @@
 //! Name resolution of one item, as a pure pass over its syntax: every local binding site,
-//! the region where it is visible, and what each name occurrence refers to. Editor features
-//! (go to definition, references, rename, completion, the locals an assist may use at a
-//! position) read this instead of the checker, and it follows the checker's scoping rules: `let` bindings are visible in later bindings and
+//! the region where it is visible, and what each name occurrence refers to. This is the one
+//! place local scoping is written: the checker (the type of each use is its binder's, the
+//! locals at a hole are those visible there), the evaluator's lowering and the editor
+//! features (go to definition, references, rename, completion, the locals an assist may use
+//! at a position) all read it. The rules: `let` bindings are visible in later bindings and
 //! the body, `let rec` bindings in every value too, lambda, `fn` parameters and `match` arm
 //! patterns in their bodies, the innermost binding of a name shadowing the others.
 
@@ -127,8 +129,15 @@ impl ItemNames {
     /// The local bindings visible throughout the item-relative `span` (an expression's),
     /// innermost first, shadowed ones included.
     pub fn visible_over(&self, span: Span) -> Vec<usize> {
-        self.visible(|scope| scope.start <= span.start && span.end <= scope.end)
-            .collect()
+        self.visible(|scope| scope.covers(span)).collect()
+    }
+
+    /// The innermost local called `name` visible throughout `span`: what a name written
+    /// implicitly there (an operator, `negate` for `-x`) denotes, if it is a local.
+    pub fn innermost(&self, name: &str, span: Span) -> Option<usize> {
+        (0..self.locals.len())
+            .rev()
+            .find(|i| self.locals[*i].name == name && self.locals[*i].scope.covers(span))
     }
 
     /// The locals whose scope passes `holds`, innermost first: a binding nested in

@@ -36,6 +36,11 @@ impl Span {
         (self.start as usize) <= offset && offset < (self.end as usize)
     }
 
+    /// Whether `inner` lies wholly within this span.
+    pub fn covers(self, inner: Span) -> bool {
+        self.start <= inner.start && inner.end <= self.end
+    }
+
     /// Like `contains`, but an offset just past the end also counts (a cursor after a token).
     pub fn touches(self, offset: usize) -> bool {
         (self.start as usize) <= offset && offset <= (self.end as usize)

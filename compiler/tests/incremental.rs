@@ -123,12 +123,14 @@ fn executed_by_query(log: &Arc<Mutex<Vec<String>>>) -> std::collections::BTreeMa
     out
 }
 
-/// The queries a body edit must re-run: the item's parse, declaration and inference, and
-/// the file-wide ones that cut the text into pieces and gather the diagnostics.
+/// The queries a body edit must re-run: the item's parse, declaration, names and
+/// inference, and the file-wide ones that cut the text into pieces and gather the
+/// diagnostics.
 fn assert_only_the_edited_item_reran(ran: &std::collections::BTreeMap<String, usize>) {
     let per_item = [
         "parse_piece",
         "item_declaration",
+        "item_names",
         "item_values",
         "item_types_in",
     ];

@@ -82,6 +82,13 @@ fn holes_evaluate_to_indeterminate_values() {
 }
 
 #[test]
+fn a_match_arm_pattern_shadows_the_scrutinee_variable() {
+    // Inside the arm, `x` is the pattern's `i32`, for the checker as for evaluation.
+    let program = "fn f : Option i32 -> i32 = \\x ->\n  match x\n    when Some x -> x + 1\n    when None -> 0\n\nf (Some 2)";
+    assert_eq!(value(program), "3i32");
+}
+
+#[test]
 fn holes_flag_lists_each_hole_with_its_environment() {
     let o = run_code("let x = 1 in\nlet y = \"s\" in\nx + ?h", &["--holes"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

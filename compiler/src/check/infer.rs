@@ -7,23 +7,15 @@ use std::sync::Arc;
 
 use super::env::{Env, FileRef, Value};
 use super::errors::{near_members, near_misses, Diag, TypeDiag};
+use super::locals::Locals;
 use super::lower::{Lowering, NewVars};
 use super::solve::Wanted;
 use crate::diagnostic::Code;
+use crate::resolve::{ItemNames, LocalDef};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::unify::UnifyError;
 use crate::types::{Pred, Scheme, Ty, TypePrinter, Unifier};
-
-/// A variable in scope.
-#[derive(Clone, Debug)]
-pub struct Local {
-    pub name: Arc<str>,
-    pub scheme: Scheme,
-    /// The constructor this variable is known to hold (refined by `match`).
-    pub known_ctor: Option<usize>,
-    pub span: Span,
-}
 
 /// A hole met during inference.
 #[derive(Clone, Debug)]
@@ -46,7 +38,8 @@ pub struct Infer<'a> {
     pub expr_types: Vec<Ty>,
     pub expected: Vec<Option<Ty>>,
     pub pat_types: Vec<Ty>,
-    pub locals: Vec<Local>,
+    /// The types of the item's locals, by the binder name resolution gave each use.
+    pub locals: Locals<'a>,
     pub wanted: Vec<Wanted>,
     pub givens: Vec<Pred>,
     pub diags: Vec<TypeDiag>,
@@ -71,6 +64,7 @@ impl<'a> Infer<'a> {
         env: &'a Env,
         values: &'a BTreeMap<Arc<str>, Value>,
         arena: &'a Arena,
+        names: &'a ItemNames,
         file: FileRef,
     ) -> Infer<'a> {
         Infer {
@@ -82,7 +76,7 @@ impl<'a> Infer<'a> {
             expr_types: vec![Ty::Unknown; arena.exprs.len()],
             expected: vec![None; arena.exprs.len()],
             pat_types: vec![Ty::Unknown; arena.pats.len()],
-            locals: Vec::new(),
+            locals: Locals::new(names, arena),
             wanted: Vec::new(),
             givens: Vec::new(),
             diags: Vec::new(),
@@ -244,7 +238,7 @@ impl<'a> Infer<'a> {
                 self.hole(e, name.clone(), t.clone());
                 t
             }
-            ExprKind::Var(name) => self.var(name, span),
+            ExprKind::Var(name) => self.var_use(e, name, span),
             ExprKind::Ctor(name) => self.ctor_value(e, name, span),
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
@@ -349,12 +343,7 @@ impl<'a> Infer<'a> {
     }
 
     fn hole(&mut self, e: ExprId, name: Option<String>, expected: Ty) {
-        let mut context: Vec<(Arc<str>, Scheme)> = Vec::new();
-        for l in self.locals.iter().rev() {
-            if !context.iter().any(|(n, _)| *n == l.name) {
-                context.push((l.name.clone(), l.scheme.clone()));
-            }
-        }
+        let context = self.locals.context(self.span(e));
         self.holes.push(HoleSite {
             expr: e,
             name,
@@ -363,10 +352,23 @@ impl<'a> Infer<'a> {
         });
     }
 
-    /// Looks a value name up: locals innermost first, then top-level functions, methods.
+    /// The value name `name` written at node `e`: the local name resolution says it
+    /// denotes, else a top-level function or method.
+    fn var_use(&mut self, e: ExprId, name: &str, span: Span) -> Ty {
+        let def = self.locals.use_of(e);
+        self.local_or_global(def, name, span)
+    }
+
+    /// A value name written implicitly at `span` (an operator, `negate` for `-x`): the
+    /// innermost local of that name visible there, else a top-level function or method.
     pub fn var(&mut self, name: &str, span: Span) -> Ty {
-        if let Some(local) = self.locals.iter().rev().find(|l| &*l.name == name) {
-            let sc = local.scheme.clone();
+        let def = self.locals.names.innermost(name, span);
+        self.local_or_global(def, name, span)
+    }
+
+    fn local_or_global(&mut self, def: Option<usize>, name: &str, span: Span) -> Ty {
+        if let Some(sc) = def.and_then(|d| self.locals.scheme(d)) {
+            let sc = sc.clone();
             return self.instantiate(&sc, span);
         }
         // The operators are natives every program may use; other natives are internal.
@@ -393,7 +395,7 @@ impl<'a> Infer<'a> {
         if self.env.missing_glob {
             return Ty::Unknown; // it may come from the `(*)` import that is missing
         }
-        let candidates = self.names_like(name);
+        let candidates = self.names_like(name, span);
         self.diags.push(Diag::unknown_name(name, candidates, span));
         Ty::Unknown
     }
@@ -409,8 +411,10 @@ impl<'a> Infer<'a> {
         near_members(alias, name, pool)
     }
 
-    fn names_like(&self, name: &str) -> Vec<String> {
-        let locals = self.locals.iter().map(|l| &*l.name);
+    /// The names like `name` that could be meant at `span`: the locals name resolution
+    /// says are visible there, the top-level values and the methods.
+    fn names_like(&self, name: &str, span: Span) -> Vec<String> {
+        let locals = self.locals.names_over(span);
         let globals = self
             .values
             .keys()
@@ -481,7 +485,6 @@ impl<'a> Infer<'a> {
         body: ExprId,
         expected: Option<&Ty>,
     ) -> Ty {
-        let mark = self.locals.len();
         let mut annotation_vars = Vec::new();
         let mut expected = expected.cloned();
         let mut param_tys = Vec::new();
@@ -520,7 +523,6 @@ impl<'a> Infer<'a> {
             Some(r) => self.check(body, &r),
             None => self.infer(body),
         };
-        self.locals.truncate(mark);
         param_tys
             .into_iter()
             .rev()
@@ -546,20 +548,16 @@ impl<'a> Infer<'a> {
         body: ExprId,
         expected: Option<&Ty>,
     ) -> Ty {
-        let mark = self.locals.len();
         self.bindings(rec, bindings);
-        let t = match expected {
+        match expected {
             Some(t) => self.check(body, t),
             None => self.infer(body),
-        };
-        self.locals.truncate(mark);
-        t
+        }
     }
 
     fn bindings(&mut self, rec: bool, bindings: &[Binding]) {
         if rec {
             // Every name is in scope in every value, monomorphically until generalised.
-            let start = self.locals.len();
             let mut tys = Vec::new();
             for b in bindings {
                 let t = match b.ty {
@@ -576,19 +574,28 @@ impl<'a> Infer<'a> {
             let inferred = bindings.iter().all(|b| b.ty.is_none()) && self.diags.len() == diag_mark;
             // Every binding of the group is generalised over the group's constraints (they
             // share their variables); what no binding took stays wanted.
-            let bound: Vec<Local> = self.locals.drain(start..).collect();
-            let members: Vec<(Ty, PatId)> = bound
-                .iter()
+            // The environment is what is visible around the group, the group left out.
+            let arena = self.arena;
+            let in_group = |d: &LocalDef| {
+                let pats = bindings.iter().map(|b| arena.pat(b.pat).span);
+                pats.clone().any(|p| p.covers(d.span))
+            };
+            let around = bindings
+                .first()
+                .map_or(Span::default(), |b| self.span(b.value));
+            let env = self.locals.env_types(around, in_group);
+            let members: Vec<(Ty, PatId)> = tys
+                .into_iter()
                 .zip(bindings)
-                .map(|(l, b)| (l.scheme.ty.clone(), b.pat))
+                .map(|(t, b)| (t, b.pat))
                 .collect();
-            let schemes = self.generalize_group(&members, wanted_mark, inferred);
-            for (b, scheme) in bindings.iter().zip(&schemes) {
-                self.record_scheme(b.pat, scheme);
-            }
-            for (mut local, scheme) in bound.into_iter().zip(schemes) {
-                local.scheme = scheme;
-                self.locals.push(local);
+            let schemes = self.generalize_group(&members, wanted_mark, inferred, env);
+            for (b, scheme) in bindings.iter().zip(schemes) {
+                self.record_scheme(b.pat, &scheme);
+                if let PatKind::Var(_) = &self.arena.pat(b.pat).kind {
+                    let def = self.locals.pat_def(b.pat);
+                    self.locals.set(def, scheme, None);
+                }
             }
             return;
         }
@@ -606,23 +613,21 @@ impl<'a> Infer<'a> {
                 self.arena.expr(b.value).kind,
                 ExprKind::Lit(Literal::Int(_)) | ExprKind::Hole(_) | ExprKind::Error { .. }
             );
-            if let PatKind::Var(name) = &self.arena.pat(b.pat).kind {
+            if let PatKind::Var(_) = &self.arena.pat(b.pat).kind {
                 let scheme = if is_literal {
                     Scheme::mono(t.clone())
                 } else {
                     let inferred = b.ty.is_none() && self.diags.len() == diag_mark;
-                    self.generalize(&t, wanted_mark, b.pat, inferred)
+                    let env = self.locals.env_types(self.span(b.value), |_| false);
+                    self.generalize_group(&[(t.clone(), b.pat)], wanted_mark, inferred, env)
+                        .pop()
+                        .unwrap_or_else(|| Scheme::mono(Ty::Unknown))
                 };
                 self.record_scheme(b.pat, &scheme);
                 self.pat_types[b.pat.index()] = t;
                 let known_ctor = self.known_ctor_of(b.value);
-                let span = self.arena.pat(b.pat).span;
-                self.locals.push(Local {
-                    name: Arc::from(name.as_str()),
-                    scheme,
-                    known_ctor,
-                    span,
-                });
+                let def = self.locals.pat_def(b.pat);
+                self.locals.set(def, scheme, known_ctor);
             } else {
                 self.check_pat(b.pat, &t);
             }
@@ -646,24 +651,20 @@ impl<'a> Infer<'a> {
         None
     }
 
-    /// Quantifies the variables of `t` that are not free in the environment, together with
-    /// the wanted predicates (added since `wanted_mark`) that mention only them. With
-    /// `inferred` (no annotation gave the type, and nothing went wrong inside), a
-    /// constrained variable the type does not mention is an ambiguity.
-    fn generalize(&mut self, t: &Ty, wanted_mark: usize, owner: PatId, inferred: bool) -> Scheme {
-        self.generalize_group(&[(t.clone(), owner)], wanted_mark, inferred)
-            .pop()
-            .unwrap_or_else(|| Scheme::mono(Ty::Unknown))
-    }
-
-    /// Generalises the bindings of one group (a `let rec` is typed as a whole) together:
-    /// the group's predicates are shared, and each binding takes those over its own
-    /// variables. Evaluation passes the group's dictionaries to every member.
+    /// Generalises the bindings of one group (one `let` binding, or a `let rec` typed as a
+    /// whole) together: each quantifies the variables of its type that are not free in the
+    /// types of the environment `env`, with the wanted predicates (added since
+    /// `wanted_mark`) that mention only them; the group's predicates are shared, and each
+    /// binding takes those over its own variables. Evaluation passes the group's
+    /// dictionaries to every member. With `inferred` (no annotation gave the type, and
+    /// nothing went wrong inside), a constrained variable the type does not mention is an
+    /// ambiguity.
     fn generalize_group(
         &mut self,
         members: &[(Ty, PatId)],
         wanted_mark: usize,
         inferred: bool,
+        env: Vec<Ty>,
     ) -> Vec<Scheme> {
         let Some(owner) = members.first().map(|m| m.1) else {
             return Vec::new();
@@ -673,9 +674,8 @@ impl<'a> Infer<'a> {
         self.solve_fields();
         let tys: Vec<Ty> = members.iter().map(|(t, _)| self.u.zonk(t)).collect();
         let mut env_vars = self.field_vars();
-        for l in &self.locals {
-            let lt = self.u.zonk(&l.scheme.ty);
-            lt.free_vars(&mut env_vars);
+        for t in &env {
+            self.u.zonk(t).free_vars(&mut env_vars);
         }
         // A variable tied by a constraint to one the environment fixes is fixed too
         // (`Indexable t b` with `t` in scope determines `b`).
@@ -812,26 +812,20 @@ impl<'a> Infer<'a> {
             None => self.u.fresh(),
         };
         let scrut_var = match &self.arena.expr(scrutinee).kind {
-            ExprKind::Var(n) => Some(n.clone()),
+            ExprKind::Var(n) => Some((n.as_str(), self.locals.use_of(scrutinee))),
             _ => None,
         };
         for arm in arms {
-            let mark = self.locals.len();
             self.check_pat(arm.pat, &st);
-            if let Some(var) = &scrut_var {
-                if let Some(ctor) = self.ctors.pat(arm.pat) {
-                    let sc = Scheme::mono(st.clone());
-                    let span = self.span(scrutinee);
-                    self.locals.push(Local {
-                        name: Arc::from(var.as_str()),
-                        scheme: sc,
-                        known_ctor: Some(ctor),
-                        span,
-                    });
+            // An arm with a constructor pattern proves which constructor a scrutinee
+            // variable holds in its body (unless the pattern binds that name again).
+            let body = self.span(arm.body);
+            if let (Some((var, def)), Some(ctor)) = (scrut_var, self.ctors.pat(arm.pat)) {
+                if self.locals.names.innermost(var, body) == def {
+                    self.locals.prove(var, def, st.clone(), ctor, body);
                 }
             }
             self.check(arm.body, &result);
-            self.locals.truncate(mark);
         }
         self.exhaustiveness(e, &st, arms);
         result
@@ -839,13 +833,9 @@ impl<'a> Infer<'a> {
 
     // ------------------------------------------------------------------ patterns
 
-    pub fn bind(&mut self, name: &str, t: Ty, span: Span) {
-        self.locals.push(Local {
-            name: Arc::from(name),
-            scheme: Scheme::mono(t),
-            known_ctor: None,
-            span,
-        });
+    /// Gives binder `def` (if name resolution found one) the type `t`.
+    pub fn bind(&mut self, def: Option<usize>, t: Ty) {
+        self.locals.set(def, Scheme::mono(t), None);
     }
 
     pub fn check_pat(&mut self, p: PatId, expected: &Ty) {
@@ -855,7 +845,7 @@ impl<'a> Infer<'a> {
         let span = pat.span;
         match &pat.kind {
             PatKind::Error | PatKind::Wildcard => {}
-            PatKind::Var(name) => self.bind(name, expected.clone(), span),
+            PatKind::Var(_) => self.bind(self.locals.pat_def(p), expected.clone()),
             PatKind::Lit(lit) => {
                 let t = self.literal(lit, span);
                 self.expect_at(span, &t, expected);
@@ -918,7 +908,7 @@ impl<'a> Infer<'a> {
                     };
                     match f.pat {
                         Some(sub) => self.check_pat(sub, &ft),
-                        None => self.bind(&f.name.text, ft, f.name.span),
+                        None => self.bind(self.locals.field_def(p, &f.name.text), ft),
                     }
                 }
             }

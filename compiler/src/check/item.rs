@@ -7,6 +7,7 @@ use super::env::{fn_scheme, Env, FileRef, ItemRef, Value};
 use super::evidence::EvidenceTable;
 use super::infer::Infer;
 use crate::diagnostic::{Category, Code, Diagnostic, Severity};
+use crate::resolve::{resolve_item, ItemNames};
 use crate::span::Span;
 use crate::syntax::ast::{ExprId, Item, ItemKind, PatId};
 use crate::types::{Pred, Scheme, Ty, TypePrinter};
@@ -66,23 +67,27 @@ pub struct ItemTypes {
     pub ctors: CtorChoices,
 }
 
+/// Checks `item` in `env`, resolving its names first.
 pub fn check_item(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
     let instance = env.instances.iter().position(|i| i.origin == at);
-    check_item_in(env, &env.values, item, at.file, instance)
+    let names = resolve_item(item);
+    check_item_in(env, &env.values, item, &names, at.file, instance)
 }
 
 /// Checks `item` of `file` in `env`, reading the top-level values from `values` (all of
-/// `env.values`, or the part the item reads: see `item_env`). `instance` is the index of
-/// the instance the item declares, if it is an `instance` item; nothing else about where
-/// the item stands matters.
+/// `env.values`, or the part the item reads: see `item_env`) and the binder of every local
+/// use from `names` (`resolve_item` of the item). `instance` is the index of the instance
+/// the item declares, if it is an `instance` item; nothing else about where the item stands
+/// matters.
 pub fn check_item_in(
     env: &Env,
     values: &BTreeMap<Arc<str>, Value>,
     item: &Item,
+    names: &ItemNames,
     file: FileRef,
     instance: Option<usize>,
 ) -> ItemTypes {
-    let mut inf = Infer::new(env, values, &item.arena, file);
+    let mut inf = Infer::new(env, values, &item.arena, names, file);
     let mut result = None;
     match &item.kind {
         ItemKind::Fn(decl) => {
@@ -95,9 +100,9 @@ pub fn check_item_in(
                     .map(|p| p.map_types(|t| t.instantiate(&rigid)))
                     .collect();
                 let mut body_ty = ty;
-                for p in &decl.params {
+                for (i, _) in decl.params.iter().enumerate() {
                     if let Ty::Fun(a, r) = body_ty.clone() {
-                        inf.bind(&p.name.text, *a, p.name.span);
+                        inf.bind(inf.locals.param_def(i), *a);
                         body_ty = *r;
                     }
                 }

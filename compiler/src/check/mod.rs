@@ -13,6 +13,7 @@ pub mod infer;
 pub mod item;
 pub mod item_env;
 mod literals;
+mod locals;
 pub mod lower;
 mod records;
 pub mod solve;

@@ -131,12 +131,8 @@ impl Infer<'_> {
 
     fn known_ctor_of_expr(&self, e: ExprId) -> Option<usize> {
         if let ExprKind::Var(name) = &self.arena.expr(e).kind {
-            return self
-                .locals
-                .iter()
-                .rev()
-                .find(|l| *l.name == **name)
-                .and_then(|l| l.known_ctor);
+            let def = self.locals.use_of(e);
+            return self.locals.known_ctor(name, def, self.arena.expr(e).span);
         }
         None
     }
