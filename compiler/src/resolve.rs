@@ -81,6 +81,8 @@ pub struct NameUse {
     pub target: Target,
     /// The expression node of the occurrence, for value and constructor expressions.
     pub expr: Option<ExprId>,
+    /// The pattern node of the occurrence, for constructor patterns.
+    pub pat: Option<PatId>,
 }
 
 /// A top-level name an item declares. Spans are item-relative.
@@ -235,6 +237,7 @@ pub fn resolve_item(item: &Item) -> ItemNames {
                     kind: UseKind::MethodImpl,
                     target: Target::Global,
                     expr: None,
+                    pat: None,
                 });
                 r.expr(m.body);
             }
@@ -299,16 +302,19 @@ impl Resolver<'_> {
             kind: UseKind::Value,
             target,
             expr: Some(expr),
+            pat: None,
         });
     }
 
-    fn ctor_use(&mut self, name: &Name, expr: Option<ExprId>) {
+    /// A constructor at expression `expr` or pattern `pat`.
+    fn ctor_use(&mut self, name: &Name, expr: Option<ExprId>, pat: Option<PatId>) {
         self.out.uses.push(NameUse {
             name: name.text.clone(),
             span: name.span,
             kind: UseKind::Constructor,
             target: Target::Global,
             expr,
+            pat,
         });
     }
 
@@ -323,6 +329,7 @@ impl Resolver<'_> {
                     span: node.span,
                 },
                 Some(e),
+                None,
             ),
             ExprKind::Lambda {
                 params,
@@ -378,6 +385,7 @@ impl Resolver<'_> {
                         },
                         target: Target::Global,
                         expr: Some(e),
+                        pat: None,
                     });
                 }
                 _ => self.expr(*base),
@@ -449,7 +457,7 @@ impl Resolver<'_> {
                 site,
             }),
             PatKind::Ctor { path, args } => {
-                self.ctor_use(&spelled(path), None);
+                self.ctor_use(&spelled(path), None, Some(p));
                 for a in args {
                     self.pattern(*a, binder, None, false);
                 }
@@ -497,6 +505,7 @@ impl Resolver<'_> {
             kind,
             target: Target::Global,
             expr: None,
+            pat: None,
         });
     }
 

@@ -4,7 +4,7 @@
 //! (`definition_in_program`). Names declared in the prelude have no location to go to and
 //! cannot be renamed; references and rename stay within the file.
 
-use rex_compiler::check::FileRef;
+use rex_compiler::check::{FileRef, ItemRef};
 use rex_compiler::db::{program, Database, SourceFile};
 use rex_compiler::resolve::{GlobalKind, ItemNames, Target, UseKind};
 use rex_compiler::syntax::lexer::lex;
@@ -18,7 +18,7 @@ use crate::locate::{self, item_at, items, ItemAt};
 pub fn definition(db: &Database, file: SourceFile, offset: usize) -> Option<Span> {
     let at = item_at(db, file, offset)?;
     let (symbol, _) = symbol_at(db, &at)?;
-    declaration(db, file, &symbol)
+    declaration_of(db, file, &symbol, chosen_ctor(db, file, &at))
 }
 
 /// The declaration of the name at `offset`, in the file or in a module it imports: the
@@ -30,14 +30,15 @@ pub fn definition_in_program(
 ) -> Option<(SourceFile, Span)> {
     let at = item_at(db, file, offset)?;
     let (symbol, _) = symbol_at(db, &at)?;
-    if let Some(span) = declaration(db, file, &symbol) {
+    let chosen = chosen_ctor(db, file, &at);
+    if let Some(span) = declaration_of(db, file, &symbol, chosen) {
         return Some((file, span));
     }
     let Symbol::Global { name, kind } = &symbol else {
         return None;
     };
     let env = locate::env(db, file);
-    let origin = global_origin(env, name, *kind)?;
+    let origin = chosen.or_else(|| global_origin(env, name, *kind))?;
     let FileRef::Module(k) = origin.file else {
         return None;
     };
@@ -205,15 +206,46 @@ fn nth_item(db: &Database, file: SourceFile, index: usize) -> Option<ItemAt<'_>>
     items(db, file).nth(index)
 }
 
+/// Where the constructor used at the cursor is declared, when the checker chose one there
+/// (`ItemTypes::ctors`: the choice evaluation follows, which the spelling alone may not
+/// tell).
+fn chosen_ctor(db: &Database, file: SourceFile, at: &ItemAt<'_>) -> Option<ItemRef> {
+    let names = at.names(db);
+    if names.local_at(at.rel).is_some() || names.global_at(at.rel).is_some() {
+        return None;
+    }
+    let used = names.use_at(at.rel)?;
+    if used.kind != UseKind::Constructor {
+        return None;
+    }
+    let ctors = &at.types(db).ctors;
+    let id = match (used.expr, used.pat) {
+        (Some(e), _) => ctors.expr(e)?,
+        (None, Some(p)) => ctors.pat(p)?,
+        (None, None) => return None,
+    };
+    Some(locate::env(db, file).ctor(id).origin)
+}
+
 /// The absolute span of a symbol's binder or declared name, when it is in the file.
 fn declaration(db: &Database, file: SourceFile, symbol: &Symbol) -> Option<Span> {
+    declaration_of(db, file, symbol, None)
+}
+
+/// Like `declaration`, a global's declaration taken from `origin` where one is given.
+fn declaration_of(
+    db: &Database,
+    file: SourceFile,
+    symbol: &Symbol,
+    origin: Option<ItemRef>,
+) -> Option<Span> {
     match symbol {
         Symbol::Local { item, def } => {
             let at = nth_item(db, file, *item)?;
             Some(at.abs(at.names(db).locals.get(*def)?.span))
         }
         Symbol::Global { name, kind } => {
-            let origin = global_origin(locate::env(db, file), name, *kind)?;
+            let origin = origin.or_else(|| global_origin(locate::env(db, file), name, *kind))?;
             if origin.file != FileRef::Root {
                 return None; // the prelude, or a module (another file)
             }

@@ -124,12 +124,9 @@ fn callee_type(
     let env = locate::env(db, file);
     let is_ctor = matches!(at.item.arena.expr(head).kind, ExprKind::Ctor(_));
     let scheme: &Scheme = if is_ctor {
-        let ids = env.ctor_index.get(name)?;
-        let id = ids
-            .iter()
-            .find(|id| !env.ctor(**id).origin.is_prelude())
-            .or(ids.first())?;
-        &env.ctor(*id).scheme
+        // The constructor the checker chose here (the one evaluation builds).
+        let id = at.types(db).ctors.expr(head)?;
+        &env.ctor(id).scheme
     } else {
         env.values
             .get(name)

@@ -64,6 +64,13 @@ fn definition_of_top_level_function_and_constructor() {
 }
 
 #[test]
+fn definition_of_a_constructor_two_types_spell_follows_the_checkers_choice() {
+    // `A` names a constructor of `T` and one of `U`; matching a `U`, the pattern is `U`'s.
+    let src = "type T = A | B\n\ntype U = A | C\n\nfn f : U -> i32 = \\u -> match u\n  when A<CURSOR> -> 1\n  when C -> 2\n\nf C";
+    assert_eq!(show_definition(src), "2:9-2:10 \"A\"");
+}
+
+#[test]
 fn prelude_names_have_no_definition_in_the_file() {
     insta::assert_snapshot!(show_definition("ma<CURSOR>p (\\x -> x) [1]"));
 }

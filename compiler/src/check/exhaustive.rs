@@ -261,11 +261,10 @@ impl Infer<'_> {
                 let tail = self.lower_pat(*t, &ty, depth + 1);
                 Pat::Ctor(Key::Adt(cons), vec![head, tail])
             }
-            PatKind::Ctor { path, args } => {
-                let Some(spelled) = self.env.ctor_spelled(path) else {
-                    return Pat::Wild;
-                };
-                let Some(id) = self.resolve_ctor(&spelled, Some(&ty)) else {
+            PatKind::Ctor { args, .. } => {
+                // The constructor checking chose for this pattern (the evaluator reads the
+                // same choice); none where the name is unknown.
+                let Some(id) = self.ctors.pat(p) else {
                     return Pat::Wild;
                 };
                 let fields = self.ctor_fields(id, &ty);
