@@ -147,8 +147,16 @@ pub fn item_key(db: &dyn salsa::Database, file: SourceFile, index: usize) -> Opt
 }
 
 /// The syntax tree of a file and its syntax diagnostics, assembled from its pieces.
+///
+/// The prelude is parsed whole instead (`parser::parse_text`, the same pieces parsed the
+/// same way, so the same tree): its text is never edited, so keeping its pieces and items
+/// apart for re-use would only cost every run its share (interning about 200 pieces,
+/// naming their items and cloning every item out of its piece).
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
+    if file.path(db) == PRELUDE_PATH {
+        return parser::parse_text(file.text(db));
+    }
     let syntax = file_syntax(db, file);
     let items = syntax
         .items

@@ -473,3 +473,16 @@ fn instances_match_the_reference() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// The database parses the prelude whole and every other file by pieces (`db::parse`): the
+/// prelude's text read as any other file gives the same tree and diagnostics.
+#[test]
+fn the_database_parses_the_prelude_as_it_parses_any_file() {
+    use rex_compiler::db::{parse, Database};
+    let db = Database::new();
+    let prelude = db.prelude().file(&db);
+    let as_a_file = db.add_file("prelude.rex", prelude.text(&db).clone());
+    let whole = parse(&db, prelude);
+    assert!(whole.items.len() > 100, "{} items", whole.items.len());
+    assert_eq!(whole, parse(&db, as_a_file));
+}
