@@ -89,6 +89,27 @@ fn a_match_arm_pattern_shadows_the_scrutinee_variable() {
 }
 
 #[test]
+fn a_constructor_two_types_declare_is_the_one_the_expected_type_names() {
+    // `A` and `K` are constructors of `T` and of `U`; where a `U` is expected they are `U`'s
+    // (before: `T`'s, the first declared, and a type error).
+    let program = "type T = A | B | K i32\n\ntype U = A | C | K i32\n\n\
+                   fn f : U -> i32 = \\u -> match u\n  when K n -> n\n  when A -> 1\n  when C -> 2\n\n\
+                   (A is U, f A, f (K 3), map K [1, 2] is List U)";
+    assert_eq!(value(program), "(A, 1i32, 3i32, [K 1i32, K 2i32])");
+}
+
+#[test]
+fn cons_syntax_takes_the_cons_of_the_expected_type() {
+    // `x :: xs` is `Cons x xs`: where the file declares its own `Cons`, a list is expected
+    // here, so it is the prelude's (before: the file's, and a type error); with nothing
+    // expected the file's own (`constructors_run_as_the_checker_chose_them`).
+    let program = "type Stream = Cons i32 Stream | Nil\n\n\
+                   fn total : Stream -> i32 = \\s -> match s\n  when Cons h t -> h + total t\n  when Nil -> 0\n\n\
+                   let xs: List i32 = 1 :: [2, 3] in (sum xs, total (4 :: Cons 5 Nil))";
+    assert_eq!(value(program), "(6i32, 9i32)");
+}
+
+#[test]
 fn holes_flag_lists_each_hole_with_its_environment() {
     let o = run_code("let x = 1 in\nlet y = \"s\" in\nx + ?h", &["--holes"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -26,7 +26,7 @@ impl Infer<'_> {
     /// The type of the application `e`, checked against `expected` when there is one (the
     /// caller still unifies the result with it, reporting a mismatch on `e`).
     pub(super) fn application(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
-        let (head_ty, args) = self.spine(e);
+        let (head_ty, args) = self.spine(e, expected);
         // The parameter types, as far as the function's type shows arrows.
         let mut params = Vec::with_capacity(args.len());
         let mut t = head_ty;
@@ -81,12 +81,14 @@ impl Infer<'_> {
         result
     }
 
-    /// The function's type and the arguments, first argument first.
-    fn spine(&mut self, e: ExprId) -> (Ty, Vec<Arg>) {
+    /// The function's type and the arguments, first argument first. A constructor at the
+    /// head is chosen by the type `expected` of the whole application.
+    fn spine(&mut self, e: ExprId, expected: Option<&Ty>) -> (Ty, Vec<Arg>) {
         let arena = self.arena;
         if let ExprKind::Binary { op, lhs, rhs } = &arena.expr(e).kind {
             let tf = if op.text == "::" {
-                self.ctor_value(e, "Cons", op.span)
+                // `x :: xs` is `Cons x xs`, the `Cons` chosen as that name would be.
+                self.ctor_value(e, "Cons", op.span, expected)
             } else {
                 self.var(&op.text, op.span)
             };
@@ -108,7 +110,16 @@ impl Infer<'_> {
             node = *f;
         }
         args.reverse();
-        (self.infer(node), args)
+        let head = match &arena.expr(node).kind {
+            ExprKind::Ctor(name) => {
+                let span = arena.expr(node).span;
+                let t = self.ctor_value(node, name, span, expected);
+                self.expr_types[node.index()] = t.clone();
+                t
+            }
+            _ => self.infer(node),
+        };
+        (head, args)
     }
 
     /// After a mismatch: remembers the variables involved (constraints failing on them

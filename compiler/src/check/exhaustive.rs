@@ -302,12 +302,6 @@ impl Infer<'_> {
         }
     }
 
-    /// The prelude list constructor `name`.
-    fn list_ctor(&mut self, name: &str) -> Option<usize> {
-        let list = Ty::con_app("List", vec![Ty::Unknown]);
-        self.resolve_ctor(name, Some(&list))
-    }
-
     /// The field types of constructor `id` at type `ty` (unknown where `ty` says nothing).
     fn ctor_fields(&self, id: usize, ty: &Ty) -> Vec<Ty> {
         let ctor = &self.env.ctors[id];

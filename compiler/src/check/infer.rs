@@ -211,6 +211,12 @@ impl<'a> Infer<'a> {
                     return t;
                 }
             }
+            ExprKind::Ctor(name) => {
+                let span = self.span(e);
+                let t = self.ctor_value(e, name, span, Some(expected));
+                self.expect(e, &t, expected);
+                t
+            }
             ExprKind::Dict(fields) => self.dict(e, fields, Some(expected)),
             ExprKind::Update { base, fields } => self.update(*base, fields, Some(expected)),
             ExprKind::App(..) | ExprKind::Binary { .. } => {
@@ -239,7 +245,7 @@ impl<'a> Infer<'a> {
                 t
             }
             ExprKind::Var(name) => self.var_use(e, name, span),
-            ExprKind::Ctor(name) => self.ctor_value(e, name, span),
+            ExprKind::Ctor(name) => self.ctor_value(e, name, span, None),
             ExprKind::OpRef(op) => self.var(&op.text, span),
             ExprKind::Lit(lit) => self.literal(lit, span),
             ExprKind::App(..) | ExprKind::Binary { .. } => self.application(e, None),
@@ -424,15 +430,19 @@ impl<'a> Infer<'a> {
         near_misses(name, locals.chain(globals).chain(methods))
     }
 
-    /// Picks the constructor `name`, preferring one whose type fits `expected`, then the
-    /// user's own over the prelude's.
-    pub fn resolve_ctor(&mut self, name: &str, result: Option<&Ty>) -> Option<usize> {
+    /// Picks the constructor `name`, preferring one of the type `expected` names (for a
+    /// constructor used as a function, the type its arrows end in), then the user's own
+    /// over the prelude's.
+    pub fn resolve_ctor(&mut self, name: &str, expected: Option<&Ty>) -> Option<usize> {
         let ids = self.env.ctor_index.get(name)?.clone();
         if ids.len() == 1 {
             return ids.first().copied();
         }
-        if let Some(t) = result {
-            let t = self.u.zonk(t);
+        if let Some(t) = expected {
+            let mut t = self.u.zonk(t);
+            while let Ty::Fun(_, r) = t {
+                t = *r;
+            }
             if let Some(adt) = t.head_name() {
                 if let Some(id) = ids
                     .iter()
@@ -448,10 +458,17 @@ impl<'a> Infer<'a> {
             .copied()
     }
 
-    /// The type of constructor `name` used as a value at node `e` (the user's own over the
-    /// prelude's where the spelling is ambiguous); the choice is recorded for `e`.
-    pub(super) fn ctor_value(&mut self, e: ExprId, name: &str, span: Span) -> Ty {
-        match self.resolve_ctor(name, None) {
+    /// The type of constructor `name` used as a value at node `e`, where the spelling is
+    /// ambiguous the one of the type `expected` names, else the user's own over the
+    /// prelude's; the choice is recorded for `e`.
+    pub(super) fn ctor_value(
+        &mut self,
+        e: ExprId,
+        name: &str,
+        span: Span,
+        expected: Option<&Ty>,
+    ) -> Ty {
+        match self.resolve_ctor(name, expected) {
             Some(id) => {
                 self.ctors.exprs.insert(e, id);
                 let sc = self.env.ctors[id].scheme.clone();
@@ -465,6 +482,16 @@ impl<'a> Infer<'a> {
                 Ty::Unknown
             }
         }
+    }
+
+    /// The prelude's list constructor `name` (`Cons` or `Empty`): what list syntax and a
+    /// `::` pattern match, whatever constructors of that name the file declares.
+    pub(super) fn list_ctor(&self, name: &str) -> Option<usize> {
+        let ids = self.env.ctor_index.get(name)?;
+        ids.iter().copied().find(|id| {
+            let ctor = &self.env.ctors[*id];
+            ctor.origin.is_prelude() && &*self.env.adts[ctor.adt].name == "List"
+        })
     }
 
     /// How many arrows `t` shows once its bound variables are followed.

@@ -146,7 +146,7 @@ impl Infer<'_> {
                 }
                 let spelled = format!("{alias}.{}", field.text);
                 if self.env.ctor_index.contains_key(spelled.as_str()) {
-                    return self.ctor_value(e, &spelled, span);
+                    return self.ctor_value(e, &spelled, span, None);
                 }
                 let known = self.values.contains_key(spelled.as_str())
                     || self.env.methods.contains_key(spelled.as_str());
