@@ -17,8 +17,9 @@ use rex_compiler::types::{Pred, Ty, TypePrinter};
 use rex_compiler::Span;
 
 use crate::editor::symbol::local_ty;
+use crate::fit::Fit;
 use crate::locate::{self, is_internal, item_at, item_at_or_before, ItemAt};
-use fit::FitScope;
+use fit::{target, type_fit};
 
 /// At most this many items are returned (the list is then marked incomplete).
 pub const MAX_COMPLETIONS: usize = 200;
@@ -144,7 +145,8 @@ fn name_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) -
     let env = locate::env(db, file);
     let at = item_at_or_before(db, file, span.end as usize);
     let expected = at.as_ref().and_then(|at| expected_at(db, at, span));
-    let mut scope = FitScope::new(expected.as_ref());
+    let mut fit = Fit::new();
+    let target = target(&mut fit, expected.as_ref());
     let mut candidates = Vec::new();
     if let Some(at) = &at {
         let names = at.names(db);
@@ -155,13 +157,13 @@ fn name_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) -
                 label: def.name.clone(),
                 kind: CompletionKind::Local,
                 detail: t.as_ref().map(|t| TypePrinter::new().ty(t)),
-                ty: t.map(|t| scope.import(&t)),
+                ty: t.map(|t| fit.import(&t)),
                 preds: Vec::new(),
                 origin: Origin::Local,
             });
         }
     }
-    global_candidates(env, &mut scope, &mut candidates);
+    global_candidates(env, &mut fit, &mut candidates);
     for kw in KEYWORDS {
         candidates.push(Candidate {
             label: kw.to_string(),
@@ -185,7 +187,14 @@ fn name_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) -
     let expected_type = expected
         .filter(|t| !matches!(t, Ty::Var(_) | Ty::Unknown))
         .map(|t| TypePrinter::new().ty(&t));
-    rank(env, span, expected_type, prefix, candidates, &mut scope)
+    rank(
+        env,
+        span,
+        expected_type,
+        prefix,
+        candidates,
+        (&mut fit, target.as_ref()),
+    )
 }
 
 /// The type expected where the partial name (or hole, or gap) at `span` stands.
@@ -203,7 +212,7 @@ fn expected_at(db: &Database, at: &ItemAt<'_>, span: Span) -> Option<Ty> {
     at.types(db).expected.get(leaf.0)?.clone()
 }
 
-fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) {
+fn global_candidates(env: &Env, fit: &mut Fit, out: &mut Vec<Candidate>) {
     let origin = |prelude: bool| {
         if prelude {
             Origin::Prelude
@@ -216,7 +225,7 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
     };
     for (name, v) in &env.values {
         if visible(name) {
-            let (ty, preds) = scope.instantiate(&v.scheme);
+            let (ty, preds) = fit.instantiate_with_preds(&v.scheme);
             out.push(Candidate {
                 label: name.to_string(),
                 kind: CompletionKind::Function,
@@ -233,7 +242,7 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
                 .classes
                 .get(&m.class)
                 .is_none_or(|c| c.origin.is_prelude());
-            let (ty, preds) = scope.instantiate(&m.scheme);
+            let (ty, preds) = fit.instantiate_with_preds(&m.scheme);
             out.push(Candidate {
                 label: name.to_string(),
                 kind: CompletionKind::Method,
@@ -247,7 +256,7 @@ fn global_candidates(env: &Env, scope: &mut FitScope, out: &mut Vec<Candidate>) 
     // Constructors as the file's scope spells them (a module's only where imported).
     for (name, ids) in &env.ctor_index {
         for c in ids.iter().map(|id| env.ctor(*id)) {
-            let (ty, preds) = scope.instantiate(&c.scheme);
+            let (ty, preds) = fit.instantiate_with_preds(&c.scheme);
             out.push(Candidate {
                 label: name.to_string(),
                 kind: CompletionKind::Constructor,
@@ -312,7 +321,7 @@ fn rank(
     expected_type: Option<String>,
     prefix: &str,
     candidates: Vec<Candidate>,
-    scope: &mut FitScope,
+    (fit, target): (&mut Fit, Option<&Ty>),
 ) -> Completions {
     let lower = prefix.to_ascii_lowercase();
     let mut seen = std::collections::HashSet::new();
@@ -322,7 +331,7 @@ fn rank(
             continue;
         }
         let fit = match &c.ty {
-            Some(t) => scope.fit(env, t, &c.preds),
+            Some(t) => type_fit(fit, env, target, t, &c.preds),
             None => TypeFit::Unconstrained,
         };
         ranked.push((fit, c.origin, order, c));
@@ -363,14 +372,13 @@ fn field_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) 
     let alias = &text[alias_start..dot];
     let qualified_base = alias_start > 0 && text.as_bytes()[alias_start - 1] == b'.';
     if !qualified_base && env.module_aliases.contains_key(alias) {
-        let mut scope = FitScope::new(None);
         return rank(
             env,
             span,
             None,
             prefix,
             module_members(env, alias),
-            &mut scope,
+            (&mut Fit::new(), None),
         );
     }
     let Some(base_ty) = base_type(db, file, dot) else {
@@ -390,8 +398,7 @@ fn field_completions(db: &Database, file: SourceFile, span: Span, prefix: &str) 
             origin: Origin::Local,
         })
         .collect();
-    let mut scope = FitScope::new(None);
-    rank(env, span, None, prefix, candidates, &mut scope)
+    rank(env, span, None, prefix, candidates, (&mut Fit::new(), None))
 }
 
 /// The type of the expression that ends at the `.` at `dot`: a typed expression ending

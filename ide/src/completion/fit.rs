@@ -3,7 +3,7 @@
 //! be ruled out: a fit is plausible, not proven).
 
 use rex_compiler::check::Env;
-use rex_compiler::types::{Pred, Scheme, Ty};
+use rex_compiler::types::{Pred, Ty};
 
 use crate::fit::{is_uninformative, Fit};
 
@@ -26,56 +26,43 @@ pub enum TypeFit {
     Mismatch,
 }
 
-/// The expected type at the cursor, held in the assists' one trial unifier (`crate::fit`)
-/// together with the candidates imported beside it, so that local types from the same item
-/// share their unknowns with it.
-pub struct FitScope {
-    fit: Fit,
-    expected: Option<Ty>,
-}
-
-impl FitScope {
-    pub fn new(expected: Option<&Ty>) -> FitScope {
-        let mut fit = Fit::new();
-        let expected = expected
-            .filter(|t| !is_uninformative(t))
-            .map(|t| fit.import(t));
-        FitScope { fit, expected }
-    }
-
-    /// A type from the item's inference, its variables mapped into this unifier.
-    pub fn import(&mut self, t: &Ty) -> Ty {
-        self.fit.import(t)
-    }
-
-    /// A scheme's type and constraints with fresh variables for its quantified ones.
-    pub fn instantiate(&mut self, sc: &Scheme) -> (Ty, Vec<Pred>) {
-        self.fit.instantiate_with_preds(sc)
-    }
-
-    /// The fit of a candidate whose type (already in this unifier) is `t`, under its
-    /// class constraints `preds`.
-    pub fn fit(&mut self, env: &Env, t: &Ty, preds: &[Pred]) -> TypeFit {
-        let Some(expected) = self.expected.clone() else {
-            return TypeFit::Unconstrained;
-        };
-        let mut result = t.clone();
-        for n in 0..=MAX_FIT_ARGS {
-            if n > 0 {
-                match self.fit.shallow(&result) {
-                    Ty::Fun(_, r) => result = *r,
-                    _ => break,
-                }
-            }
-            let generic = matches!(self.fit.shallow(&result), Ty::Var(_));
-            if self.fit.fits_under(env, &result, &expected, preds) {
-                return match (generic, n) {
-                    (true, n) => TypeFit::Generic(n),
-                    (false, 0) => TypeFit::Exact,
-                    (false, n) => TypeFit::Returns(n),
-                };
+/// The fit of a candidate whose type `t` (under its class constraints `preds`) is already
+/// in `fit`, the assists' one trial unifier, where `expected` (imported into the same
+/// unifier, so that local types from the item share their unknowns with it) is expected.
+pub fn type_fit(
+    fit: &mut Fit,
+    env: &Env,
+    expected: Option<&Ty>,
+    t: &Ty,
+    preds: &[Pred],
+) -> TypeFit {
+    let Some(expected) = expected else {
+        return TypeFit::Unconstrained;
+    };
+    let mut result = t.clone();
+    for n in 0..=MAX_FIT_ARGS {
+        if n > 0 {
+            match fit.shallow(&result) {
+                Ty::Fun(_, r) => result = *r,
+                _ => break,
             }
         }
-        TypeFit::Mismatch
+        let generic = matches!(fit.shallow(&result), Ty::Var(_));
+        if fit.fits_under(env, &result, expected, preds) {
+            return match (generic, n) {
+                (true, n) => TypeFit::Generic(n),
+                (false, 0) => TypeFit::Exact,
+                (false, n) => TypeFit::Returns(n),
+            };
+        }
     }
+    TypeFit::Mismatch
+}
+
+/// The expected type as completion compares with it: imported into `fit`, or `None`
+/// where it says nothing (unknown, or a bare variable).
+pub fn target(fit: &mut Fit, expected: Option<&Ty>) -> Option<Ty> {
+    expected
+        .filter(|t| !is_uninformative(t))
+        .map(|t| fit.import(t))
 }
