@@ -187,6 +187,33 @@ fn constructors_run_as_the_checker_chose_them() {
 }
 
 #[test]
+fn a_cons_pattern_is_the_cons_of_its_scrutinee() {
+    // `h :: t` in a pattern is `Cons h t` (LANGUAGE.md): on a type with its own `Cons` it
+    // takes that one apart (it was checked, matched and covered as the prelude's list
+    // cell, so this was a type error), and on a list the prelude's.
+    let stack = [
+        "type Stack = Cons i32 Stack | Nil",
+        "",
+        "fn size s: Stack -> i32 =",
+        "  match s",
+        "    when Nil -> 0",
+        "    when _ :: rest -> 1 + size rest",
+        "",
+        "fn first xs: List i32 -> i32 =",
+        "  match xs",
+        "    when x :: _ -> x",
+        "    when [] -> 0",
+        "",
+        "(size (1 :: 2 :: Nil), first [7, 8])",
+    ]
+    .join("\n");
+    let stack = stack.as_str();
+    assert_eq!(value(stack), "(2i32, 7i32)");
+    let o = run_code(stack, &[]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
 fn runtime_errors_exit_4_with_a_message() {
     let o = run_code("5 % 0", &[]);
     assert_eq!(o.status.code(), Some(4));

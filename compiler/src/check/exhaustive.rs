@@ -252,13 +252,18 @@ impl Infer<'_> {
                 }
                 out
             }
+            // `h :: t` is the `Cons` checking chose (the prelude's list unless the
+            // scrutinee's type has its own).
             PatKind::Cons(h, t) => {
-                let Some(cons) = self.list_ctor("Cons") else {
+                let Some(cons) = self.ctors.pat(p).or_else(|| self.list_ctor("Cons")) else {
                     return Pat::Wild;
                 };
-                let elem = list_elem(&ty);
+                let [elem, tail] = &self.ctor_fields(cons, &ty)[..] else {
+                    return Pat::Wild; // an arity error, reported already
+                };
+                let (elem, tail) = (elem.clone(), tail.clone());
                 let head = self.lower_pat(*h, &elem, depth + 1);
-                let tail = self.lower_pat(*t, &ty, depth + 1);
+                let tail = self.lower_pat(*t, &tail, depth + 1);
                 Pat::Ctor(Key::Adt(cons), vec![head, tail])
             }
             PatKind::Ctor { args, .. } => {

@@ -897,13 +897,18 @@ impl<'a> Infer<'a> {
                     self.check_pat(*p, if ok { &elem } else { &Ty::Unknown });
                 }
             }
-            PatKind::Cons(h, t) => {
-                let elem = self.u.fresh();
-                let list = Ty::con_app("List", vec![elem.clone()]);
-                let ok = self.expect_at(span, &list, expected);
-                self.check_pat(*h, if ok { &elem } else { &Ty::Unknown });
-                self.check_pat(*t, if ok { &list } else { &Ty::Unknown });
-            }
+            // `h :: t` is `Cons h t`: the `Cons` of the scrutinee's type where the file
+            // declares one of its own, as for the constructor pattern and the expression.
+            PatKind::Cons(h, t) => match self.resolve_ctor("Cons", Some(expected)) {
+                Some(id) => self.check_ctor_pat(p, id, &[*h, *t], span, expected),
+                None => {
+                    let elem = self.u.fresh();
+                    let list = Ty::con_app("List", vec![elem.clone()]);
+                    let ok = self.expect_at(span, &list, expected);
+                    self.check_pat(*h, if ok { &elem } else { &Ty::Unknown });
+                    self.check_pat(*t, if ok { &list } else { &Ty::Unknown });
+                }
+            },
             PatKind::Dict(fields) => {
                 let shape = self.u.shallow(expected);
                 let elem = match &shape {
@@ -970,25 +975,31 @@ impl<'a> Infer<'a> {
                     }
                     return;
                 };
-                self.ctors.pats.insert(p, id);
-                let ctor = self.env.ctors[id].clone();
-                let vars: Vec<Ty> = (0..ctor.scheme.vars).map(|_| self.u.fresh()).collect();
-                let adt = &self.env.adts[ctor.adt];
-                let result = Ty::con_app(&adt.name.clone(), vars.clone());
-                let ok = self.expect_at(span, &result, expected);
-                let fields: Vec<Ty> = ctor.fields.iter().map(|f| f.instantiate(&vars)).collect();
-                if args.len() != fields.len() {
-                    self.diags
-                        .push(Diag::ctor_arity(&ctor.name, fields.len(), args.len(), span));
-                    for a in args {
-                        self.check_pat(*a, &Ty::Unknown);
-                    }
-                    return;
-                }
-                for (a, f) in args.iter().zip(&fields) {
-                    self.check_pat(*a, if ok { f } else { &Ty::Unknown });
-                }
+                self.check_ctor_pat(p, id, args, span, expected);
             }
+        }
+    }
+
+    /// Checks pattern `p`, constructor `id` (the one chosen, recorded for the evaluator and
+    /// exhaustiveness) applied to the patterns `args`, against `expected`.
+    fn check_ctor_pat(&mut self, p: PatId, id: usize, args: &[PatId], span: Span, expected: &Ty) {
+        self.ctors.pats.insert(p, id);
+        let ctor = self.env.ctors[id].clone();
+        let vars: Vec<Ty> = (0..ctor.scheme.vars).map(|_| self.u.fresh()).collect();
+        let adt = &self.env.adts[ctor.adt];
+        let result = Ty::con_app(&adt.name.clone(), vars.clone());
+        let ok = self.expect_at(span, &result, expected);
+        let fields: Vec<Ty> = ctor.fields.iter().map(|f| f.instantiate(&vars)).collect();
+        if args.len() != fields.len() {
+            self.diags
+                .push(Diag::ctor_arity(&ctor.name, fields.len(), args.len(), span));
+            for a in args {
+                self.check_pat(*a, &Ty::Unknown);
+            }
+            return;
+        }
+        for (a, f) in args.iter().zip(&fields) {
+            self.check_pat(*a, if ok { f } else { &Ty::Unknown });
         }
     }
 }

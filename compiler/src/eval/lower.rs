@@ -994,9 +994,13 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                     })
             }
             PatKind::Cons(h, t) => {
+                // The `Cons` the checker chose (the prelude's list unless the scrutinee's
+                // type has its own).
+                let id = self.input.types.ctors.pat(p);
                 let h = self.pat(*h);
                 let t = self.pat(*t);
-                Pat::Ctor(self.lw.list.cons, Box::new([h, t]))
+                let cons = id.map_or(self.lw.list.cons, |id| id as u32);
+                Pat::Ctor(cons, Box::new([h, t]))
             }
             PatKind::Dict(fields) => Pat::Fields(
                 fields
