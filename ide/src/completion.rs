@@ -6,7 +6,7 @@
 
 mod fit;
 
-pub use fit::{TypeFit, MAX_FIT_ARGS};
+pub use fit::TypeFit;
 
 use rex_compiler::check::Env;
 use rex_compiler::db::{Database, SourceFile};
@@ -18,11 +18,9 @@ use rex_compiler::Span;
 
 use crate::editor::symbol::local_ty;
 use crate::fit::Fit;
+use crate::limits::MAX_COMPLETIONS;
 use crate::locate::{self, is_internal, item_at, item_at_or_before, ItemAt};
 use fit::{target, type_fit};
-
-/// At most this many items are returned (the list is then marked incomplete).
-pub const MAX_COMPLETIONS: usize = 200;
 
 const KEYWORDS: &[&str] = &[
     "let", "rec", "in", "if", "then", "else", "match", "when", "fn", "type", "class", "instance",

@@ -12,14 +12,9 @@ use serde::Serialize;
 use crate::catalog::Origin;
 use crate::context::{show, Context};
 use crate::diagnostics::{local_lite, DiagnosticLite};
+use crate::limits::{MAX_HEADERS, MAX_TYPES};
 use crate::producing::functions_producing;
 use crate::semantic_loop::scope_line;
-
-/// Headers (functions producing the expected type) in a hole's context.
-pub const MAX_HEADERS: usize = 8;
-
-/// Type definitions in a hole's context.
-pub const MAX_TYPES: usize = 16;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -9,10 +9,8 @@ use rex_compiler::types::{Ty, TypePrinter};
 use rex_compiler::Span;
 
 use crate::editor::symbol::{global_type, local_type, symbol_at, Symbol};
+use crate::limits::MAX_HOVER_CONTEXT;
 use crate::locate::{self, item_at, ItemAt};
-
-/// How many in-scope values a hole's hover lists.
-pub const MAX_HOVER_CONTEXT: usize = 12;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hover {

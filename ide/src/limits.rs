@@ -59,3 +59,23 @@ pub const MAX_NO_IMPROVEMENT_STREAK: u64 = 2;
 
 /// Text size (bytes) above which no assist re-checks edited copies of the document.
 pub const MAX_VERIFIED_TEXT_BYTES: usize = 4 << 20;
+
+/// Completion items returned at a position (the list is then marked incomplete).
+pub const MAX_COMPLETIONS: usize = 200;
+
+/// Completion: how many arguments a function may take for its result to count as a fit.
+pub const MAX_FIT_ARGS: usize = 6;
+
+/// Headers (functions producing the expected type) in a hole's context.
+pub const MAX_HEADERS: usize = 8;
+
+/// Type definitions in a hole's context.
+pub const MAX_TYPES: usize = 16;
+
+/// In-scope values a hole's hover lists.
+pub const MAX_HOVER_CONTEXT: usize = 12;
+
+/// Enclosing expressions a wrapping quick fix tries when wrapping the marked one does not
+/// help (the checker marks an operand when the operation's result type is what was
+/// expected: `n + 1` where `Option i32` is wanted marks `n`).
+pub const MAX_WRAP_ANCESTORS: usize = 3;

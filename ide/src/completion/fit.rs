@@ -6,9 +6,7 @@ use rex_compiler::check::Env;
 use rex_compiler::types::{Pred, Ty};
 
 use crate::fit::{is_uninformative, Fit};
-
-/// How many arguments a function may take for its result to count as a fit.
-pub const MAX_FIT_ARGS: usize = 6;
+use crate::limits::MAX_FIT_ARGS;
 
 /// Best first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

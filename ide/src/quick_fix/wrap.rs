@@ -6,13 +6,9 @@ use rex_compiler::{Code, Diagnostic};
 
 use super::{atom, placed, slice, Fix, FixKind};
 use crate::edit::Replace;
+use crate::limits::MAX_WRAP_ANCESTORS;
 use crate::locate::{expr_with_span, parents, Document};
 use crate::verify::improves;
-
-/// How many enclosing expressions are tried when wrapping the marked one does not help (the
-/// checker marks an operand when the operation's result type is what was expected:
-/// `n + 1` where `Option i32` is wanted marks `n`).
-const MAX_WRAP_ANCESTORS: usize = 3;
 
 pub fn fixes(doc: &Document<'_>, d: &Diagnostic, out: &mut Vec<Fix>) {
     if d.code != Code::TypeMismatch {
