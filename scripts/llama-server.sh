@@ -19,7 +19,9 @@ set -euo pipefail
 version="0.3.36"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/rex"
 venv="${REX_LLAMA_SERVER_VENV:-$cache/llama-server-venv}"
-stamp="$venv/.rex-installed-$version"
+# The build recipe is part of the stamp: a venv built by an older recipe is built again.
+recipe="portable-avx2"
+stamp="$venv/.rex-installed-$version-$recipe"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=lib/venv.sh
 source "$here/lib/venv.sh"
@@ -39,11 +41,16 @@ install() {
   done
   make_venv "$venv" "for the llama.cpp server"
   echo "building llama-cpp-python[server]==$version into $venv (compiles llama.cpp: 5-10 minutes)" >&2
-  # A CPU build for this machine, without libcurl (the server never downloads models).
-  CMAKE_ARGS="${CMAKE_ARGS:--DLLAMA_CURL=OFF}" \
+  # A CPU build without libcurl (the server never downloads models) and without
+  # GGML_NATIVE: -march=native compiles in whatever the CPU advertises, and on a machine
+  # whose CPU lists AMX but whose kernel does not grant it to processes the server died of
+  # an invalid opcode (SIGILL) on its first completion. ggml's portable x86 set (SSE4.2,
+  # AVX, AVX2, BMI2, FMA, F16C) runs on any x86-64-v3 machine. --force-reinstall: a venv
+  # left by an older recipe is rebuilt, not kept.
+  CMAKE_ARGS="${CMAKE_ARGS:--DLLAMA_CURL=OFF -DGGML_NATIVE=OFF}" \
     CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir \
-    "llama-cpp-python[server]==$version" >&2
+    --force-reinstall "llama-cpp-python[server]==$version" >&2
   touch "$stamp"
   echo "$venv"
 }
