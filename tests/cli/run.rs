@@ -207,9 +207,9 @@ fn a_cons_pattern_is_the_cons_of_its_scrutinee() {
         "(size (1 :: 2 :: Nil), first [7, 8])",
     ]
     .join("\n");
-    let stack = stack.as_str();
-    assert_eq!(value(stack), "(2i32, 7i32)");
-    let o = run_code(stack, &[]);
+    let o = run_code(&stack, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim_end(), "(2i32, 7i32)");
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
 
