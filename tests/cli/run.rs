@@ -122,6 +122,29 @@ fn holes_flag_lists_each_hole_with_its_environment() {
 }
 
 #[test]
+fn generalised_local_functions_run_and_show_holes_alike_used_at_one_type_or_two() {
+    // `go`, `twice` and `probe`'s loop are used at one type each (lowered for it), `up` at
+    // two; `boom` is not a function and never used. Values and hole environments are
+    // those of the dictionary-passing form (checked against the binary before the change).
+    let program = "fn count_to : i32 -> List i32 = \\n ->\n  \
+                   let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc)\n  \
+                   in go n Empty\n\n\
+                   let\n  twice = \\x -> x + x,\n  boom = 1 / 0,\n  \
+                   both = (let rec up = \\k acc -> if k == 0 then acc else up (k - 1) (acc + k) in (up 4 0 is i32, up 4 0 is i64)),\n  \
+                   probe = (let rec go = \\k -> if k == 0 then ?h else go (k - 1) in (go (2 is i32), ?after))\n\
+                   in\n  (count_to 3, twice 2 is i64, both, probe)";
+    let o = run_code(program, &["--holes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "([1i32, 2i32, 3i32], 4i64, (10i32, 10i64), (?h, ?after))\n\
+         holes reached: 2\n  \
+         ?h at <code>:9:46\n    k = 0i32\n    both = (10i32, 10i64)\n  \
+         ?after at <code>:9:84\n    both = (10i32, 10i64)\n"
+    );
+}
+
+#[test]
 fn programs_with_errors_report_them_and_exit_1() {
     let o = run_code("if true then \"yes\" else 0", &[]);
     assert_eq!(o.status.code(), Some(1));

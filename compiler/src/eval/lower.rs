@@ -52,6 +52,10 @@ enum Key {
 #[derive(Clone, Debug)]
 enum Kind {
     Plain,
+    /// A generalised binding lowered for the one instance its uses give
+    /// (`uniform_evidence`): used as it is, and left out of hole environments as the
+    /// other generalised bindings are.
+    Specialised,
     /// A generalised binding with constraints: apply it to `n` dictionaries.
     DictAbs(u32),
     /// Member `index` of a constrained `let rec`: the group takes `total` dictionaries,
@@ -326,6 +330,9 @@ struct ItemLowering<'l, 'a, 'i> {
     uses: HashMap<ExprId, u32>,
     /// The local each variable pattern binds.
     binders: HashMap<PatId, u32>,
+    /// Dictionary parameters of local bindings lowered for the one instance every use
+    /// gives them (`uniform_evidence`), by owner and index.
+    static_let: HashMap<(PatId, u32), Evidence>,
 }
 
 impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
@@ -366,6 +373,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             frames: Vec::new(),
             uses,
             binders,
+            static_let: HashMap::new(),
         }
     }
 
@@ -512,6 +520,13 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     }
 
     fn dict(&mut self, ev: &Evidence) -> DictCode {
+        let specialised;
+        let ev = if self.static_let.is_empty() {
+            ev
+        } else {
+            specialised = self.specialise(ev);
+            &specialised
+        };
         if ev.is_static() {
             return DictCode::Static(self.lw.static_dict(ev));
         }
@@ -536,6 +551,80 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             },
             Evidence::Unresolved => DictCode::Static(None),
         }
+    }
+
+    /// `ev` with the dictionary parameters of specialised local bindings replaced by the
+    /// evidence all their uses give.
+    fn specialise(&self, ev: &Evidence) -> Evidence {
+        match ev {
+            Evidence::Param {
+                owner: Owner::Let(p),
+                index,
+            } => self
+                .static_let
+                .get(&(*p, *index))
+                .cloned()
+                .unwrap_or_else(|| ev.clone()),
+            Evidence::Super { of, index } => Evidence::Super {
+                of: Box::new(self.specialise(of)),
+                index: *index,
+            },
+            Evidence::Instance { instance, args } => Evidence::Instance {
+                instance: *instance,
+                args: args.iter().map(|a| self.specialise(a)).collect(),
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// The evidence for each of the `total` dictionaries of generalised local `bindings`
+    /// when every use of them (outside their own bodies, `inside`) supplies the same
+    /// static instances: a loop written as a local `let rec` is nearly always used at
+    /// one type. The bindings are then lowered once, for those instances, like
+    /// unconstrained ones (methods become natives, literals constants). `None` when a
+    /// use differs, needs a parameter, is unresolved, or there is no use.
+    fn uniform_evidence(
+        &self,
+        bindings: &[PatId],
+        total: u32,
+        inside: &[Span],
+    ) -> Option<Vec<Evidence>> {
+        let arena = self.arena();
+        let mut found: Vec<Option<Evidence>> = vec![None; total as usize];
+        let mut used = false;
+        for b in bindings {
+            let local = *self.binders.get(b)? as usize;
+            let indices = &self.let_preds.get(b)?.indices;
+            for u in &self.input.names.uses {
+                if !matches!(u.target, Target::Local(i) if i == local) {
+                    continue;
+                }
+                let span = arena.expr(u.expr?).span;
+                if inside
+                    .iter()
+                    .any(|s| s.start <= span.start && span.end <= s.end)
+                {
+                    continue;
+                }
+                used = true;
+                for (k, group_index) in indices.iter().enumerate() {
+                    let ev = self.input.types.evidence.get(&(span, k as u32))?;
+                    if !fully_static(ev) {
+                        return None;
+                    }
+                    let slot = found.get_mut(*group_index as usize)?;
+                    match slot {
+                        None => *slot = Some(ev.clone()),
+                        Some(prev) if prev == ev => {}
+                        Some(_) => return None,
+                    }
+                }
+            }
+        }
+        if !used {
+            return None;
+        }
+        found.into_iter().collect()
     }
 
     fn dicts_at(&mut self, span: Span, count: u32) -> Box<[DictCode]> {
@@ -814,7 +903,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         if let Some((kind, access)) = key.and_then(|key| self.resolve(&key)) {
             let code = self.access_code(access);
             return match kind {
-                Kind::Plain => code,
+                Kind::Plain | Kind::Specialised => code,
                 Kind::DictAbs(n) => {
                     let dicts = self.dicts_at(site, n);
                     self.apply_dicts(code, dicts)
@@ -1090,9 +1179,16 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 PatKind::Var(_) => {
                     let n = self.let_preds.get(&b.pat).map_or(0, |l| l.total);
                     let key = self.pat_key(b.pat);
-                    if n == 0 {
+                    let special =
+                        n > 0 && self.is_lambda(b.value) && self.specialise_let(&[b.pat], n, &[]);
+                    if n == 0 || special {
+                        let kind = if special {
+                            Kind::Specialised
+                        } else {
+                            Kind::Plain
+                        };
                         let value = self.expr(b.value);
-                        let slot = self.bind(key, Kind::Plain);
+                        let slot = self.bind(key, kind);
                         steps.push(Step::Slot(slot, value));
                     } else {
                         let value = self.dict_abstraction(b.pat, n, |cx| cx.expr(b.value));
@@ -1123,6 +1219,36 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         }
         self.release(mark);
         code
+    }
+
+    /// Records the uniform evidence of `bindings` (see `uniform_evidence`) for their
+    /// owner's dictionaries; true when there is one and they are to be lowered without
+    /// dictionary parameters.
+    fn specialise_let(&mut self, bindings: &[PatId], total: u32, inside: &[Span]) -> bool {
+        let Some(owner) = bindings
+            .first()
+            .and_then(|b| self.let_preds.get(b))
+            .map(|l| l.owner)
+        else {
+            return false;
+        };
+        let Some(evs) = self.uniform_evidence(bindings, total, inside) else {
+            return false;
+        };
+        for (i, ev) in evs.into_iter().enumerate() {
+            self.static_let.insert((owner, i as u32), ev);
+        }
+        true
+    }
+
+    /// True when `e` is a lambda (under ascriptions): building it has no effect, so it
+    /// may be built where it is bound rather than at each use.
+    fn is_lambda(&self, mut e: ExprId) -> bool {
+        let arena = self.arena();
+        while let ExprKind::Ascribe { expr, .. } = &arena.expr(e).kind {
+            e = *expr;
+        }
+        matches!(arena.expr(e).kind, ExprKind::Lambda { .. })
     }
 
     /// A lambda over the `total` dictionaries `owner` supplies, around `f`'s code.
@@ -1165,11 +1291,21 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             .first()
             .and_then(|m| self.let_preds.get(&m.1))
             .map(|l| (l.owner, l.total));
+        let special = group_dicts.is_some_and(|(_, total)| {
+            let pats: Vec<PatId> = members.iter().map(|m| m.1).collect();
+            let inside: Vec<Span> = bindings.iter().map(|b| arena.expr(b.value).span).collect();
+            total > 0 && self.specialise_let(&pats, total, &inside)
+        });
         let mark = self.mark();
-        let code = if group_dicts.is_none_or(|(_, total)| total == 0) {
+        let code = if special || group_dicts.is_none_or(|(_, total)| total == 0) {
             let (group, first_slot) = self.rec_group(&members);
+            let kind = if special {
+                Kind::Specialised
+            } else {
+                Kind::Plain
+            };
             for m in &members {
-                self.bind(m.0.clone(), Kind::Plain);
+                self.bind(m.0.clone(), kind.clone());
             }
             let body = self.expr(body);
             self.add(Code::LetRec {
@@ -1279,5 +1415,14 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             });
         }
         code
+    }
+}
+
+/// True for evidence built from instances alone (no parameter, nothing unresolved).
+fn fully_static(ev: &Evidence) -> bool {
+    match ev {
+        Evidence::Instance { args, .. } => args.iter().all(fully_static),
+        Evidence::Super { of, .. } => fully_static(of),
+        Evidence::Param { .. } | Evidence::Unresolved => false,
     }
 }

@@ -13,7 +13,7 @@ use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
 use super::value::{Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
-use super::RunError;
+use super::{Fault, RunError};
 
 /// Steps between two looks at the gas budget and the interrupt flag.
 const CHECK_EVERY: u32 = 1 << 14;
@@ -167,7 +167,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs body `entry` (no parameters) to a value.
-    pub fn run(&mut self, entry: u32) -> Result<Value, RunError> {
+    pub fn run(&mut self, entry: u32) -> Result<Value, Fault> {
         let start = self.vals.len();
         let result = match self.enter(entry, start, 0, &[], None) {
             Ok(Flow::Next(body)) => {
@@ -186,7 +186,7 @@ impl<'p> Machine<'p> {
         v
     }
 
-    fn run_loop(&mut self) -> Result<(), RunError> {
+    fn run_loop(&mut self) -> Result<(), Fault> {
         let prog = self.prog;
         while let Some(k) = self.ctrl.pop() {
             self.tick()?;
@@ -236,7 +236,11 @@ impl<'p> Machine<'p> {
                             op: if is_and { "&&" } else { "||" },
                             args: vec![v],
                         })),
-                        _ => return Err(RunError::Runtime("`&&`/`||` expect booleans".into())),
+                        _ => {
+                            return Err(Box::new(RunError::Runtime(
+                                "`&&`/`||` expect booleans".into(),
+                            )))
+                        }
                     }
                 }
                 K::If(t, e) => match self.pop() {
@@ -324,7 +328,7 @@ impl<'p> Machine<'p> {
 
     /// Counts one step; every `CHECK_EVERY` steps, looks at the limits.
     #[inline(always)]
-    fn tick(&mut self) -> Result<(), RunError> {
+    fn tick(&mut self) -> Result<(), Fault> {
         self.budget -= 1;
         if self.budget == 0 {
             self.budget = CHECK_EVERY;
@@ -333,16 +337,16 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    fn check_limits(&mut self) -> Result<(), RunError> {
+    fn check_limits(&mut self) -> Result<(), Fault> {
         self.steps += u64::from(CHECK_EVERY);
         if let Some(limit) = self.settings.gas {
             if self.steps > limit {
-                return Err(RunError::OutOfGas { limit });
+                return Err(Box::new(RunError::OutOfGas { limit }));
             }
         }
         if let Some(flag) = &self.settings.interrupt {
             if flag.load(Ordering::Relaxed) {
-                return Err(RunError::Interrupted);
+                return Err(Box::new(RunError::Interrupted));
             }
         }
         Ok(())
@@ -359,6 +363,15 @@ impl<'p> Machine<'p> {
 
     /// The `n` values on top, as the parts of a node (without an intermediate vector).
     fn pop_fields(&mut self, n: usize) -> Fields {
+        if n == 2 && self.vals.len() >= 2 {
+            // A list cell or a pair: popped straight into place.
+            let b = self.pop();
+            let a = self.pop();
+            return Fields::Inline {
+                len: 2,
+                items: [a, b],
+            };
+        }
         let at = self.vals.len().saturating_sub(n);
         self.vals.drain(at..).collect()
     }
@@ -376,10 +389,19 @@ impl<'p> Machine<'p> {
 
     #[inline(always)]
     fn quick(&self, prog: &Program, id: CodeId) -> Option<Value> {
-        match &prog.code[id as usize] {
+        self.quick_code(&prog.code[id as usize])
+    }
+
+    /// `quick` on the node itself (one dispatch on its kind).
+    #[inline(always)]
+    fn quick_code(&self, code: &Code) -> Option<Value> {
+        match code {
+            Code::Const(v) => Some(v.clone()),
+            Code::Local(s) => Some(self.locals[self.bp + *s as usize].clone()),
+            Code::Capture(i) => Some(self.locals[self.cp + *i as usize].clone()),
             Code::Method { dict, method, .. } => self.cached_method(dict, *method),
             Code::Literal { dict, values, .. } => self.known_literal(dict, values),
-            _ => self.peek(prog, id).cloned(),
+            _ => None,
         }
     }
 
@@ -431,13 +453,16 @@ impl<'p> Machine<'p> {
     /// `(x * 7) % 1000`, `k == 0` where `==` is a method: natives nest up to
     /// `QUICK_DEPTH` deep).
     #[inline(always)]
-    fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, RunError>> {
+    fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, Fault>> {
         self.quick_at(prog, id, QUICK_DEPTH)
     }
 
-    fn quick_at(&self, prog: &Program, id: CodeId, depth: u32) -> Option<Result<Value, RunError>> {
+    fn quick_at(&self, prog: &Program, id: CodeId, depth: u32) -> Option<Result<Value, Fault>> {
         match &prog.code[id as usize] {
             Code::Prim2(p, a, b) => {
+                if let (Some(x), Some(y)) = (self.peek(prog, *a), self.peek(prog, *b)) {
+                    return Some(natives::binary(*p, x, y));
+                }
                 let a = match self.quick_arg(prog, *a, depth)? {
                     Ok(a) => a,
                     Err(e) => return Some(Err(e)),
@@ -477,7 +502,7 @@ impl<'p> Machine<'p> {
                 };
                 Some(natives::binary(p, &a, &b))
             }
-            _ => self.quick(prog, id).map(Ok),
+            other => self.quick_code(other).map(Ok),
         }
     }
 
@@ -490,7 +515,7 @@ impl<'p> Machine<'p> {
         prog: &'a Program,
         id: CodeId,
         depth: u32,
-    ) -> Option<Result<Cow<'a, Value>, RunError>> {
+    ) -> Option<Result<Cow<'a, Value>, Fault>> {
         if let Some(v) = self.peek(prog, id) {
             return Some(Ok(Cow::Borrowed(v)));
         }
@@ -509,8 +534,14 @@ impl<'p> Machine<'p> {
     /// machine (after `then` is scheduled). `Done` when all were quick; otherwise the
     /// first item to evaluate next.
     #[inline]
-    fn push_all(&mut self, prog: &Program, items: &[CodeId], then: K) -> Result<Flow, RunError> {
+    fn push_all(&mut self, prog: &Program, items: &[CodeId], then: K) -> Result<Flow, Fault> {
         for (i, id) in items.iter().enumerate() {
+            // Variables and constants, the most common operands, without a call.
+            if let Some(v) = self.peek(prog, *id) {
+                let v = v.clone();
+                self.vals.push(v);
+                continue;
+            }
             match self.quick_op(prog, *id) {
                 Some(v) => self.vals.push(v?),
                 None => {
@@ -527,7 +558,7 @@ impl<'p> Machine<'p> {
 
     /// Evaluates `id`, pushing its value (or scheduling what computes it). Subexpressions
     /// in tail position continue in this loop instead of going through the stack.
-    fn eval(&mut self, prog: &'p Program, mut id: CodeId) -> Result<(), RunError> {
+    fn eval(&mut self, prog: &'p Program, mut id: CodeId) -> Result<(), Fault> {
         loop {
             let next = match &prog.code[id as usize] {
                 Code::Const(v) => {
@@ -792,7 +823,7 @@ impl<'p> Machine<'p> {
 
     /// Continues with the body a call entered, if any.
     #[inline]
-    fn follow(&mut self, prog: &'p Program, flow: Flow) -> Result<(), RunError> {
+    fn follow(&mut self, prog: &'p Program, flow: Flow) -> Result<(), Fault> {
         match flow {
             Flow::Next(body) => self.eval(prog, body),
             Flow::Done => Ok(()),
@@ -806,12 +837,12 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn branch(&mut self, c: Value, t: CodeId, e: CodeId) -> Result<(), RunError> {
+    fn branch(&mut self, c: Value, t: CodeId, e: CodeId) -> Result<(), Fault> {
         match c {
             Value::Bool(true) => self.ctrl.push(K::Eval(t)),
             Value::Bool(false) => self.ctrl.push(K::Eval(e)),
             v @ Value::Stuck(_) => self.vals.push(Value::stuck(Stuck::If { cond: v })),
-            _ => return Err(RunError::Runtime("`if` expects a boolean".into())),
+            _ => return Err(Box::new(RunError::Runtime("`if` expects a boolean".into()))),
         }
         Ok(())
     }
@@ -848,7 +879,7 @@ impl<'p> Machine<'p> {
         dicts::resolve(self.prog, code, &at)
     }
 
-    fn global(&mut self, g: u32) -> Result<Flow, RunError> {
+    fn global(&mut self, g: u32) -> Result<Flow, Fault> {
         match &self.globals[g as usize] {
             GlobalState::Done(v) => {
                 let v = v.clone();
@@ -857,9 +888,9 @@ impl<'p> Machine<'p> {
             }
             GlobalState::Running => {
                 let name = &self.prog.globals[g as usize].name;
-                Err(RunError::Runtime(format!(
+                Err(Box::new(RunError::Runtime(format!(
                     "`{name}` is defined in terms of its own value"
-                )))
+                ))))
             }
             GlobalState::Pending => {
                 self.globals[g as usize] = GlobalState::Running;
@@ -871,7 +902,7 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn method(&mut self, d: DictRef, m: u32, name: &Rc<str>) -> Result<Flow, RunError> {
+    fn method(&mut self, d: DictRef, m: u32, name: &Rc<str>) -> Result<Flow, Fault> {
         let Some(d) = d else {
             self.vals.push(Value::stuck(Stuck::Unresolved {
                 method: name.clone(),
@@ -939,7 +970,7 @@ impl<'p> Machine<'p> {
         n: usize,
         captures: &[Value],
         group: Option<&Value>,
-    ) -> Result<Flow, RunError> {
+    ) -> Result<Flow, Fault> {
         let l = &self.prog.lambdas[lam as usize];
         if matches!(self.ctrl.last(), Some(K::Return { .. })) {
             self.locals.truncate(self.bp);
@@ -950,9 +981,22 @@ impl<'p> Machine<'p> {
             });
             self.bp = self.locals.len();
         }
-        self.locals.extend(self.vals.drain(start..start + n));
+        // The arguments are swapped into the new frame's first slots (the generic
+        // `extend(drain(..))` cost more than the rest of a call together).
+        let bp = self.bp;
         self.locals
-            .resize(self.bp + l.slots.max(n as u32) as usize, Value::Unit);
+            .resize_with(bp + l.slots.max(n as u32) as usize, Value::default);
+        for (slot, arg) in self.locals[bp..bp + n]
+            .iter_mut()
+            .zip(&mut self.vals[start..start + n])
+        {
+            std::mem::swap(slot, arg);
+        }
+        if start + n == self.vals.len() {
+            self.vals.truncate(start);
+        } else {
+            self.vals.drain(start..start + n);
+        }
         self.cp = self.locals.len();
         if let Some(g) = group {
             self.locals.push(g.clone());
@@ -960,13 +1004,40 @@ impl<'p> Machine<'p> {
         self.locals.extend_from_slice(captures);
         if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
         {
-            return Err(RunError::StackOverflow);
+            return Err(Box::new(RunError::StackOverflow));
         }
         Ok(Flow::Next(l.body))
     }
 
+    /// A tail call of lambda `lam`, whose captured values are those of the running frame,
+    /// with the `n` arguments at `vals[start..]`: when its slots are as many as the
+    /// running frame's, the arguments replace the slots and the captured values stay
+    /// (no frame is rebuilt). `None` when the call is not in tail position or the frames
+    /// differ in shape.
+    #[inline(always)]
+    fn reenter(&mut self, lam: u32, start: usize, n: usize) -> Option<Flow> {
+        if !matches!(self.ctrl.last(), Some(K::Return { .. })) {
+            return None;
+        }
+        let l = &self.prog.lambdas[lam as usize];
+        let size = l.slots.max(n as u32) as usize;
+        if self.cp - self.bp != size {
+            return None;
+        }
+        let bp = self.bp;
+        let (args, rest) = self.locals[bp..bp + size].split_at_mut(n);
+        for (slot, arg) in args.iter_mut().zip(&mut self.vals[start..]) {
+            std::mem::swap(slot, arg);
+        }
+        for slot in rest {
+            *slot = Value::Unit;
+        }
+        self.vals.truncate(start);
+        Some(Flow::Next(l.body))
+    }
+
     /// Applies `vals[len - n - 1]` to the `n` values above it.
-    fn call(&mut self, n: usize) -> Result<Flow, RunError> {
+    fn call(&mut self, n: usize) -> Result<Flow, Fault> {
         let base = self.vals.len() - n - 1;
         let f = std::mem::replace(&mut self.vals[base], Value::Unit);
         match &f {
@@ -975,10 +1046,10 @@ impl<'p> Machine<'p> {
                 NodeKind::Member(j) => {
                     let group = node.fields[0].clone();
                     let Value::Node(g) = &group else {
-                        return Err(RunError::Runtime("broken rec group".into()));
+                        return Err(Box::new(RunError::Runtime("broken rec group".into())));
                     };
                     let NodeKind::Group(gid) = g.kind else {
-                        return Err(RunError::Runtime("broken rec group".into()));
+                        return Err(Box::new(RunError::Runtime("broken rec group".into())));
                     };
                     let lam = self.prog.groups[gid as usize].members[j as usize];
                     self.call_lambda(&f, lam, &g.fields, Some(&group), base, n)
@@ -1023,7 +1094,7 @@ impl<'p> Machine<'p> {
                     match args.as_slice() {
                         [a] => natives::unary(p, a, list),
                         [a, b] => natives::binary(p, a, b),
-                        _ => Err(RunError::Runtime("native arity".into())),
+                        _ => Err(Box::new(RunError::Runtime("native arity".into()))),
                     }
                 })
             }
@@ -1037,11 +1108,13 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn not_a_function(&mut self, f: Value, base: usize) -> Result<Flow, RunError> {
+    fn not_a_function(&mut self, f: Value, base: usize) -> Result<Flow, Fault> {
         let names = Names::of(self.prog);
         let shown = names.print(&f);
         self.vals.truncate(base);
-        Err(RunError::Runtime(format!("{shown} is not a function")))
+        Err(Box::new(RunError::Runtime(format!(
+            "{shown} is not a function"
+        ))))
     }
 
     /// Replaces `f` and the arguments above `base` by a partial application of them.
@@ -1060,8 +1133,8 @@ impl<'p> Machine<'p> {
         arity: usize,
         base: usize,
         n: usize,
-        make: impl FnOnce(Vec<Value>) -> Result<Value, RunError>,
-    ) -> Result<Flow, RunError> {
+        make: impl FnOnce(Vec<Value>) -> Result<Value, Fault>,
+    ) -> Result<Flow, Fault> {
         if n < arity {
             self.push_partial(f, base);
             return Ok(Flow::Done);
@@ -1087,7 +1160,7 @@ impl<'p> Machine<'p> {
         group: Option<&Value>,
         base: usize,
         n: usize,
-    ) -> Result<Flow, RunError> {
+    ) -> Result<Flow, Fault> {
         let arity = self.prog.lambdas[lam as usize].arity as usize;
         if n == arity {
             let flow = self.enter(lam, base + 1, n, captures, group)?;
@@ -1106,17 +1179,24 @@ impl<'p> Machine<'p> {
     }
 
     /// A call of global `g` (already evaluated) with the `n` values on top.
-    fn call_global(&mut self, g: u32, n: usize) -> Result<Flow, RunError> {
+    fn call_global(&mut self, g: u32, n: usize) -> Result<Flow, Fault> {
         let GlobalState::Done(f) = &self.globals[g as usize] else {
-            return Err(RunError::Runtime(
+            return Err(Box::new(RunError::Runtime(
                 "global called before it was evaluated".into(),
-            ));
+            )));
         };
         if let Value::Node(node) = f {
             if let NodeKind::Closure(l) = node.kind {
                 if self.prog.lambdas[l as usize].arity as usize == n {
                     let base = self.vals.len() - n;
                     if node.fields.is_empty() {
+                        // From a frame without captured values, a tail call of a global
+                        // without them keeps the frame.
+                        if self.cp == self.locals.len() {
+                            if let Some(flow) = self.reenter(l, base, n) {
+                                return Ok(flow);
+                            }
+                        }
                         return self.enter(l, base, n, &[], None);
                     }
                     let node = node.clone();
@@ -1134,7 +1214,7 @@ impl<'p> Machine<'p> {
     /// result). Runs as the prelude's `foldl` would: `go acc ys = match ys when Empty ->
     /// acc when Cons y rest -> go (f acc y) rest`, one call of `f` per element in order,
     /// without a frame per step.
-    fn start_fold(&mut self, base: usize, n: usize) -> Result<Flow, RunError> {
+    fn start_fold(&mut self, base: usize, n: usize) -> Result<Flow, Fault> {
         let [f, z, xs] = self.native_args::<3>(base, n);
         self.fold_step(f, z, xs)
     }
@@ -1155,7 +1235,7 @@ impl<'p> Machine<'p> {
 
     /// One step of a fold: calls `f acc y` for the next element (the function and the
     /// rest of the list wait below its arguments for `K::FoldNext`), or pushes the result.
-    fn fold_step(&mut self, f: Value, acc: Value, xs: Value) -> Result<Flow, RunError> {
+    fn fold_step(&mut self, f: Value, acc: Value, xs: Value) -> Result<Flow, Fault> {
         match &xs {
             Value::Tag(t) if *t == self.list.empty => {
                 self.vals.push(acc);
@@ -1164,7 +1244,7 @@ impl<'p> Machine<'p> {
             Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
                 let (y, rest) = match &node.fields[..] {
                     [y, rest] => (y.clone(), rest.clone()),
-                    _ => return Err(RunError::Runtime("broken list cell".into())),
+                    _ => return Err(Box::new(RunError::Runtime("broken list cell".into()))),
                 };
                 drop(xs);
                 self.ctrl.push(K::FoldNext);
@@ -1186,7 +1266,7 @@ impl<'p> Machine<'p> {
     /// `prim_list_map f xs` (`prim_list_filter` when `filter`) applied at `base` (with
     /// `n - 2` more arguments for its result): leaves `f` and `xs` on top and takes the
     /// first step.
-    fn start_map(&mut self, filter: bool, base: usize, n: usize) -> Result<Flow, RunError> {
+    fn start_map(&mut self, filter: bool, base: usize, n: usize) -> Result<Flow, Fault> {
         let [f, xs] = self.native_args::<2>(base, n);
         self.vals.push(f);
         self.vals.push(xs);
@@ -1197,9 +1277,9 @@ impl<'p> Machine<'p> {
     /// Takes in the result of the function for one element of a `map` or `filter` (for
     /// `filter`, the element lies below it), as the fold-and-reverse definitions would: a
     /// true condition keeps the element, an indeterminate one replaces the accumulator.
-    fn map_result(&mut self, filter: bool, result: Value) -> Result<(), RunError> {
+    fn map_result(&mut self, filter: bool, result: Value) -> Result<(), Fault> {
         let Some(b) = self.building.last_mut() else {
-            return Err(RunError::Runtime("broken map".into()));
+            return Err(Box::new(RunError::Runtime("broken map".into())));
         };
         if !filter {
             b.items.push(result);
@@ -1214,7 +1294,7 @@ impl<'p> Machine<'p> {
             }
             Value::Bool(false) => {}
             cond @ Value::Stuck(_) => b.stuck = Some(Value::stuck(Stuck::If { cond })),
-            _ => return Err(RunError::Runtime("`if` expects a boolean".into())),
+            _ => return Err(Box::new(RunError::Runtime("`if` expects a boolean".into()))),
         }
         Ok(())
     }
@@ -1222,7 +1302,7 @@ impl<'p> Machine<'p> {
     /// One step of a `map` or `filter` whose function and rest of the list are on top:
     /// calls the function on the next element (`K::MapNext` takes its result), or pushes
     /// the finished list in their place.
-    fn map_step(&mut self, filter: bool) -> Result<Flow, RunError> {
+    fn map_step(&mut self, filter: bool) -> Result<Flow, Fault> {
         let top = self.vals.len() - 1;
         let xs = std::mem::take(&mut self.vals[top]);
         if let Value::Node(node) = &xs {
@@ -1261,17 +1341,22 @@ impl<'p> Machine<'p> {
     }
 
     /// A loop call of member `j` of the running rec group with the `n` values on top.
-    fn call_member(&mut self, j: u32, n: usize) -> Result<Flow, RunError> {
+    fn call_member(&mut self, j: u32, n: usize) -> Result<Flow, Fault> {
         let group = self.locals[self.cp].clone();
         let Value::Node(g) = &group else {
-            return Err(RunError::Runtime("broken rec group".into()));
+            return Err(Box::new(RunError::Runtime("broken rec group".into())));
         };
         let NodeKind::Group(gid) = g.kind else {
-            return Err(RunError::Runtime("broken rec group".into()));
+            return Err(Box::new(RunError::Runtime("broken rec group".into())));
         };
         let lam = self.prog.groups[gid as usize].members[j as usize];
         let base = self.vals.len() - n;
         if self.prog.lambdas[lam as usize].arity as usize == n {
+            // The running frame is a member of the same group: its captured values are
+            // the callee's, so a tail call keeps them where they are.
+            if let Some(flow) = self.reenter(lam, base, n) {
+                return Ok(flow);
+            }
             return self.enter(lam, base, n, &g.fields, Some(&group));
         }
         let f = Node::value(NodeKind::Member(j), [group.clone()]);
@@ -1291,9 +1376,9 @@ impl<'p> Machine<'p> {
 
     /// The body of the first arm of match `id` that `v` matches (its variables bound), or
     /// `None` when the match is indeterminate (its value pushed).
-    fn arm(&mut self, prog: &'p Program, id: CodeId, v: Value) -> Result<Option<CodeId>, RunError> {
+    fn arm(&mut self, prog: &'p Program, id: CodeId, v: Value) -> Result<Option<CodeId>, Fault> {
         let Code::Match { arms, .. } = &prog.code[id as usize] else {
-            return Err(RunError::Runtime("broken match".into()));
+            return Err(Box::new(RunError::Runtime("broken match".into())));
         };
         for (pat, body) in arms.iter() {
             match self.matches(pat, &v) {
@@ -1309,9 +1394,9 @@ impl<'p> Machine<'p> {
     }
 
     /// Like `arm`, for `MatchTuple` `id` whose parts are the values on top.
-    fn tuple_arm(&mut self, prog: &'p Program, id: CodeId) -> Result<Option<CodeId>, RunError> {
+    fn tuple_arm(&mut self, prog: &'p Program, id: CodeId) -> Result<Option<CodeId>, Fault> {
         let Code::MatchTuple { items, arms } = &prog.code[id as usize] else {
-            return Err(RunError::Runtime("broken match".into()));
+            return Err(Box::new(RunError::Runtime("broken match".into())));
         };
         let parts = self.pop_fields(items.len());
         for (pat, body) in arms.iter() {
@@ -1403,11 +1488,17 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Matches each pair in order. Variables and wildcards, the usual parts of a
+    /// constructor pattern, are bound here without a call of `matches` each.
     fn all<'x>(&mut self, pairs: impl Iterator<Item = (&'x Pat, &'x Value)>) -> Matched {
         for (p, v) in pairs {
-            match self.matches(p, v) {
-                Matched::Yes => {}
-                other => return other,
+            match p {
+                Pat::Wild => {}
+                Pat::Bind(s) => self.locals[self.bp + *s as usize] = v.clone(),
+                _ => match self.matches(p, v) {
+                    Matched::Yes => {}
+                    other => return other,
+                },
             }
         }
         Matched::Yes
@@ -1440,14 +1531,16 @@ fn literal_equals(text: &str, v: &Value) -> Option<bool> {
 }
 
 /// The value of a numeric literal at the primitive type `ty`.
-pub fn literal_value(text: &str, ty: &str) -> Result<Value, RunError> {
+pub fn literal_value(text: &str, ty: &str) -> Result<Value, Fault> {
     fn parse<T: std::str::FromStr>(
         text: &str,
         ty: &str,
         wrap: fn(T) -> Value,
-    ) -> Result<Value, RunError> {
+    ) -> Result<Value, Fault> {
         text.parse::<T>().map(wrap).map_err(|_| {
-            RunError::Runtime(format!("the literal {text} does not fit the type {ty}"))
+            Box::new(RunError::Runtime(format!(
+                "the literal {text} does not fit the type {ty}"
+            )))
         })
     }
     match ty {
@@ -1461,49 +1554,53 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, RunError> {
         "u64" => parse(text, ty, Value::U64),
         "f32" => parse(text, ty, Value::F32),
         "f64" => parse(text, ty, Value::F64),
-        other => Err(RunError::Runtime(format!(
+        other => Err(Box::new(RunError::Runtime(format!(
             "a numeric literal cannot have type {other}"
-        ))),
+        )))),
     }
 }
 
-fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, RunError> {
+fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
     match base {
         Value::Node(n) => match &n.kind {
             NodeKind::Record(shape) => record_names(code, *shape)
                 .iter()
                 .position(|x| x == name)
                 .map(|i| n.fields[i].clone())
-                .ok_or_else(|| RunError::Runtime(format!("the record has no field `{name}`"))),
+                .ok_or_else(|| {
+                    Box::new(RunError::Runtime(format!(
+                        "the record has no field `{name}`"
+                    )))
+                }),
             NodeKind::Data(_) if n.fields.len() == 1 => field(code, &n.fields[0], name),
-            _ => Err(RunError::Runtime(format!(
+            _ => Err(Box::new(RunError::Runtime(format!(
                 "this value has no field `{name}`"
-            ))),
+            )))),
         },
         Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
             base: base.clone(),
             field: name.clone(),
         })),
-        _ => Err(RunError::Runtime(format!(
+        _ => Err(Box::new(RunError::Runtime(format!(
             "this value has no field `{name}`"
-        ))),
+        )))),
     }
 }
 
-fn tuple_field(base: &Value, index: u32) -> Result<Value, RunError> {
+fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
     match base {
-        Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => n
-            .fields
-            .get(index as usize)
-            .cloned()
-            .ok_or_else(|| RunError::Runtime(format!("the tuple has no field {index}"))),
+        Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => {
+            n.fields.get(index as usize).cloned().ok_or_else(|| {
+                Box::new(RunError::Runtime(format!("the tuple has no field {index}")))
+            })
+        }
         Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
             base: base.clone(),
             field: Rc::from(index.to_string()),
         })),
-        _ => Err(RunError::Runtime(format!(
+        _ => Err(Box::new(RunError::Runtime(format!(
             "this value has no field {index}"
-        ))),
+        )))),
     }
 }
 
@@ -1512,11 +1609,13 @@ fn update(
     base: Value,
     names: &[Rc<str>],
     values: Vec<Value>,
-) -> Result<Value, RunError> {
+) -> Result<Value, Fault> {
     let Value::Node(n) = &base else {
         return match base {
             Value::Stuck(_) => Ok(base),
-            _ => Err(RunError::Runtime("only records can be updated".into())),
+            _ => Err(Box::new(RunError::Runtime(
+                "only records can be updated".into(),
+            ))),
         };
     };
     match &n.kind {
@@ -1527,9 +1626,9 @@ fn update(
                 match fields.iter().position(|x| x == name) {
                     Some(i) => out[i] = v,
                     None => {
-                        return Err(RunError::Runtime(format!(
+                        return Err(Box::new(RunError::Runtime(format!(
                             "the record has no field `{name}`"
-                        )))
+                        ))))
                     }
                 }
             }
@@ -1539,14 +1638,16 @@ fn update(
             let inner = update(code, n.fields[0].clone(), names, values)?;
             Ok(Node::value(NodeKind::Data(*c), [inner]))
         }
-        _ => Err(RunError::Runtime("only records can be updated".into())),
+        _ => Err(Box::new(RunError::Runtime(
+            "only records can be updated".into(),
+        ))),
     }
 }
 
 /// The error of a `match` (or of a loop that stands for one) that no arm of fits `v`.
-fn no_arm_matches(prog: &Program, v: &Value) -> RunError {
-    RunError::Runtime(format!(
+fn no_arm_matches(prog: &Program, v: &Value) -> Fault {
+    Box::new(RunError::Runtime(format!(
         "no `when` arm matches the value {}",
         Names::of(prog).print(v)
-    ))
+    )))
 }

@@ -20,7 +20,8 @@ use std::sync::Arc;
 
 use crate::check::{FileRef, ItemRef};
 use crate::db::{
-    item_key, item_types_in, parse, prelude_env, prelude_types, program, Database, SourceFile,
+    item_key, item_types_in, parse, prelude_env, prelude_types, program as program_info, Database,
+    SourceFile,
 };
 use crate::span::Span;
 use lower::{ItemInput, Lowerer};
@@ -69,6 +70,9 @@ pub enum RunError {
     /// Recursion went deeper than the stack limit.
     StackOverflow,
 }
+
+/// A run error inside the machine: boxed, so that results stay a register or two wide.
+pub(crate) type Fault = Box<RunError>;
 
 impl RunError {
     /// True for the resource limits (gas, interrupt, stack), false for program failures.
@@ -125,8 +129,58 @@ pub struct RunOutcome {
 /// Runs `file`: lowers its typed items with the prelude's and evaluates its result
 /// expression. Errors in the file do not stop it: ill-typed nodes are indeterminate.
 pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunOutcome, RunError> {
+    let (program, list) = lower_file(db, file);
+    let info = program_info(db, db.prelude(), file);
+    let Some(main) = program.main else {
+        return Ok(RunOutcome {
+            value: "()".to_string(),
+            holes: Vec::new(),
+            holes_reached: 0,
+            steps: 0,
+        });
+    };
+    let settings = Settings {
+        gas: limits.gas,
+        interrupt: limits.interrupt.clone(),
+        max_stack: limits.max_stack,
+    };
+    let mut machine = Machine::new(&program, list, settings);
+    let value = machine.run(main).map_err(|e| *e)?;
+    let names = Names::of(&program);
+    let holes = machine
+        .reached
+        .iter()
+        .map(|r| {
+            let site = &program.holes[r.site as usize];
+            ReachedHole {
+                name: site.name.clone(),
+                span: site.span,
+                in_prelude: site.file == FileRef::Prelude,
+                module: match site.file {
+                    FileRef::Module(k) => info.modules.get(k as usize).map(|(p, _)| p.clone()),
+                    _ => None,
+                },
+                env: r
+                    .env
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), names.print(v)))
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(RunOutcome {
+        value: names.print(&value),
+        holes,
+        holes_reached: machine.reached_total,
+        steps: machine.steps,
+    })
+}
+
+/// The evaluator's form of `file`'s program: the prelude's items and those of the file
+/// and its modules, lowered.
+fn lower_file(db: &Database, file: SourceFile) -> (ir::Program, natives::ListIds) {
     let prelude = db.prelude();
-    let info = program(db, prelude, file);
+    let info = program_info(db, prelude, file);
     let env = &info.env.root;
     let prelude_env = prelude_env(db, prelude);
     let prelude_items = &parse(db, prelude.file(db)).items;
@@ -170,48 +224,5 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
     }
     let lowerer = Lowerer::new(env);
     let list = lowerer.list;
-    let program = lowerer.lower_program(&inputs);
-    let Some(main) = program.main else {
-        return Ok(RunOutcome {
-            value: "()".to_string(),
-            holes: Vec::new(),
-            holes_reached: 0,
-            steps: 0,
-        });
-    };
-    let settings = Settings {
-        gas: limits.gas,
-        interrupt: limits.interrupt.clone(),
-        max_stack: limits.max_stack,
-    };
-    let mut machine = Machine::new(&program, list, settings);
-    let value = machine.run(main)?;
-    let names = Names::of(&program);
-    let holes = machine
-        .reached
-        .iter()
-        .map(|r| {
-            let site = &program.holes[r.site as usize];
-            ReachedHole {
-                name: site.name.clone(),
-                span: site.span,
-                in_prelude: site.file == FileRef::Prelude,
-                module: match site.file {
-                    FileRef::Module(k) => info.modules.get(k as usize).map(|(p, _)| p.clone()),
-                    _ => None,
-                },
-                env: r
-                    .env
-                    .iter()
-                    .map(|(n, v)| (n.to_string(), names.print(v)))
-                    .collect(),
-            }
-        })
-        .collect();
-    Ok(RunOutcome {
-        value: names.print(&value),
-        holes,
-        holes_reached: machine.reached_total,
-        steps: machine.steps,
-    })
+    (lowerer.lower_program(&inputs), list)
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::print::show_scalar;
 use super::value::{Node, NodeKind, Stuck, Value};
-use super::RunError;
+use super::{Fault, RunError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Prim {
@@ -155,8 +155,8 @@ pub struct ListIds {
     pub cons: u32,
 }
 
-fn runtime(message: impl Into<String>) -> RunError {
-    RunError::Runtime(message.into())
+fn runtime(message: impl Into<String>) -> Fault {
+    Box::new(RunError::Runtime(message.into()))
 }
 
 macro_rules! int_ops {
@@ -175,7 +175,7 @@ macro_rules! int_ops {
     };
 }
 
-fn mismatch(op: &str, a: &Value, b: &Value) -> RunError {
+fn mismatch(op: &str, a: &Value, b: &Value) -> Fault {
     runtime(format!(
         "`{op}` cannot combine {} and {}",
         kind_name(a),
@@ -202,7 +202,7 @@ fn kind_name(v: &Value) -> &'static str {
     }
 }
 
-pub fn add(a: &Value, b: &Value) -> Result<Value, RunError> {
+pub fn add(a: &Value, b: &Value) -> Result<Value, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x + y)),
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x + y)),
@@ -216,7 +216,7 @@ pub fn add(a: &Value, b: &Value) -> Result<Value, RunError> {
     }
 }
 
-pub fn sub(a: &Value, b: &Value) -> Result<Value, RunError> {
+pub fn sub(a: &Value, b: &Value) -> Result<Value, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x - y)),
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x - y)),
@@ -224,7 +224,7 @@ pub fn sub(a: &Value, b: &Value) -> Result<Value, RunError> {
     }
 }
 
-pub fn mul(a: &Value, b: &Value) -> Result<Value, RunError> {
+pub fn mul(a: &Value, b: &Value) -> Result<Value, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x * y)),
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x * y)),
@@ -232,7 +232,7 @@ pub fn mul(a: &Value, b: &Value) -> Result<Value, RunError> {
     }
 }
 
-fn div(a: &Value, b: &Value) -> Result<Value, RunError> {
+fn div(a: &Value, b: &Value) -> Result<Value, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x / y)),
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x / y)),
@@ -245,7 +245,7 @@ fn div(a: &Value, b: &Value) -> Result<Value, RunError> {
     }
 }
 
-fn rem(a: &Value, b: &Value) -> Result<Value, RunError> {
+fn rem(a: &Value, b: &Value) -> Result<Value, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x % y)),
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x % y)),
@@ -302,7 +302,7 @@ fn is_zero(v: &Value) -> bool {
     )
 }
 
-fn neg(a: &Value) -> Result<Value, RunError> {
+fn neg(a: &Value) -> Result<Value, Fault> {
     let overflow = || {
         runtime(format!(
             "integer overflow: negate {}",
@@ -343,7 +343,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
-fn equal(a: &Value, b: &Value) -> Result<bool, RunError> {
+fn equal(a: &Value, b: &Value) -> Result<bool, Fault> {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => Ok(x == y),
         (Value::F64(x), Value::F64(y)) => Ok(x == y),
@@ -353,7 +353,7 @@ fn equal(a: &Value, b: &Value) -> Result<bool, RunError> {
     }
 }
 
-fn ordered(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
+fn ordered(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
     let Some(o) = compare(a, b) else {
         if matches!(
             (a, b),
@@ -384,7 +384,7 @@ fn ordered(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
 /// comparison, is inlined where it is used (the result then goes to the value stack
 /// straight from registers); the rest is `binary_general`.
 #[inline(always)]
-pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
+pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
     if let (Value::I32(x), Value::I32(y)) = (a, b) {
         let (x, y) = (*x, *y);
         let fast = match op {
@@ -411,7 +411,7 @@ pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
 
 /// `binary` beyond its inlined common case.
 #[inline(never)]
-fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
+fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
     if a.is_stuck() || b.is_stuck() {
         return Ok(Value::stuck(Stuck::Op {
             op: op.symbol(),
@@ -441,7 +441,7 @@ fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, RunError> {
 }
 
 /// A unary native on an evaluated operand.
-pub fn unary(op: Prim, a: &Value, list: ListIds) -> Result<Value, RunError> {
+pub fn unary(op: Prim, a: &Value, list: ListIds) -> Result<Value, Fault> {
     if op == Prim::ListReverse {
         return list_reverse(a, list);
     }
@@ -472,7 +472,7 @@ pub fn unary(op: Prim, a: &Value, list: ListIds) -> Result<Value, RunError> {
     }
 }
 
-fn array_get(index: &Value, array: &Value) -> Result<Value, RunError> {
+fn array_get(index: &Value, array: &Value) -> Result<Value, Fault> {
     let (Value::I32(i), Value::Node(n)) = (index, array) else {
         return Err(runtime("`get` expects an i32 index and an array"));
     };
@@ -488,7 +488,7 @@ fn array_get(index: &Value, array: &Value) -> Result<Value, RunError> {
         })
 }
 
-fn array_from_list(list: &Value, ids: ListIds) -> Result<Value, RunError> {
+fn array_from_list(list: &Value, ids: ListIds) -> Result<Value, Fault> {
     let mut out = Vec::new();
     let mut cur = list.clone();
     loop {
@@ -513,7 +513,7 @@ fn array_from_list(list: &Value, ids: ListIds) -> Result<Value, RunError> {
 
 /// As the prelude's `foldl (\out x -> Cons x out) Empty xs` gives it: where the list
 /// ends in an indeterminate tail, the result is that fold's stuck `match` on the tail.
-fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, RunError> {
+fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, Fault> {
     let mut out = Value::Tag(ids.empty);
     let mut cur = xs;
     loop {
@@ -536,7 +536,7 @@ fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, RunError> {
     }
 }
 
-fn array_to_list(array: &Value, ids: ListIds) -> Result<Value, RunError> {
+fn array_to_list(array: &Value, ids: ListIds) -> Result<Value, Fault> {
     let Value::Node(n) = array else {
         return Err(runtime("`to_list` expects an array"));
     };

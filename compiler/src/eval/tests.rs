@@ -2,7 +2,8 @@
 //! methods read through run-time dictionaries, nodes with inline parts) give the values
 //! the general paths give.
 
-use super::{run_file, Limits, RunError};
+use super::ir::Code;
+use super::{lower_file, run_file, Limits, RunError};
 use crate::db::Database;
 
 fn run(code: &str) -> Result<String, RunError> {
@@ -108,4 +109,36 @@ fn reversed_results_stay_stuck_where_the_list_is() {
         value(code),
         "(match (match ?t ...) ..., match (match ?u ...) ..., [3i32, 2i32], 2i32)"
     );
+}
+
+/// The nodes lowered for `code` itself, after the prelude's.
+fn own_code(code: &str) -> Vec<Code> {
+    let db = Database::new();
+    let empty = db.add_file("empty.rex", "");
+    let prelude_nodes = lower_file(&db, empty).0.code.len();
+    let file = db.add_file("main.rex", code);
+    lower_file(&db, file).0.code[prelude_nodes..].to_vec()
+}
+
+fn reads_a_dictionary(c: &Code) -> bool {
+    matches!(
+        c,
+        Code::Method { .. } | Code::Literal { .. } | Code::Dict(_) | Code::GlobalWith(..)
+    )
+}
+
+#[test]
+fn a_generalised_local_loop_used_at_one_type_is_lowered_for_that_type() {
+    let looped = "let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (acc + k) in ";
+    let one = format!("{looped}go (4 is i32) 0");
+    assert!(!own_code(&one).iter().any(reads_a_dictionary));
+    assert_eq!(value(&one), "10i32");
+    // Used at two types, it keeps its dictionary parameters.
+    let two = format!("{looped}(go (4 is i32) 0, go (4 is i64) 0)");
+    assert!(own_code(&two).iter().any(reads_a_dictionary));
+    assert_eq!(value(&two), "(10i32, 10i64)");
+    // So does a generalised binding that is not a function: it is computed at each use.
+    let lazy = "let boom = 1 / 0 in (5 is i32)";
+    assert!(own_code(lazy).iter().any(reads_a_dictionary));
+    assert_eq!(value(lazy), "5i32");
 }
