@@ -107,6 +107,12 @@ impl Flow {
     }
 }
 
+/// What `apply_quick` did: the function's result, or nothing (the arguments back).
+enum Quick<const N: usize> {
+    Done(Result<Value, Fault>),
+    Not([Value; N]),
+}
+
 enum Matched {
     Yes,
     No,
@@ -132,6 +138,8 @@ pub struct Machine<'p> {
     pub reached_total: u64,
     /// The results of the running `map`s and `filter`s, innermost last.
     building: Vec<Building>,
+    /// Lambdas whose body `apply_quick` found to need the machine.
+    slow_bodies: Vec<bool>,
 }
 
 impl<'p> Machine<'p> {
@@ -163,6 +171,7 @@ impl<'p> Machine<'p> {
             reached: Vec::new(),
             reached_total: 0,
             building: Vec::new(),
+            slow_bodies: vec![false; prog.lambdas.len()],
         }
     }
 
@@ -1210,6 +1219,61 @@ impl<'p> Machine<'p> {
         self.call(n)
     }
 
+    /// Applies `f` to `args` in place when it is a closure whose body `quick_op` computes
+    /// (variables, constants and natives on them: `\\x -> (x * 7) % 1000`,
+    /// `\\acc x -> acc + x`): its frame is set up, the body computed and the frame dropped,
+    /// without a machine step. The arguments come back when `f` is not such a closure.
+    #[inline(always)]
+    fn apply_quick<const N: usize>(&mut self, f: &Value, args: [Value; N]) -> Quick<N> {
+        match f {
+            Value::Node(node) => match node.kind {
+                NodeKind::Closure(lam) if !self.slow_bodies[lam as usize] => {
+                    self.apply_quick_closure(node, lam, args)
+                }
+                _ => Quick::Not(args),
+            },
+            _ => Quick::Not(args),
+        }
+    }
+
+    fn apply_quick_closure<const N: usize>(
+        &mut self,
+        node: &Node,
+        lam: u32,
+        args: [Value; N],
+    ) -> Quick<N> {
+        let l = &self.prog.lambdas[lam as usize];
+        if l.arity as usize != N {
+            return Quick::Not(args);
+        }
+        let (bp, cp) = (self.bp, self.cp);
+        self.bp = self.locals.len();
+        self.locals.extend(args);
+        self.locals
+            .resize_with(self.bp + l.slots.max(N as u32) as usize, Value::default);
+        self.cp = self.locals.len();
+        self.locals.extend_from_slice(&node.fields);
+        let result = self.quick_op(self.prog, l.body);
+        let args = match result {
+            Some(_) => None,
+            None => {
+                self.slow_bodies[lam as usize] = true;
+                let at = self.bp;
+                Some(std::array::from_fn(|i| {
+                    std::mem::take(&mut self.locals[at + i])
+                }))
+            }
+        };
+        self.locals.truncate(self.bp);
+        self.bp = bp;
+        self.cp = cp;
+        match (result, args) {
+            (Some(r), _) => Quick::Done(r),
+            (None, Some(args)) => Quick::Not(args),
+            (None, None) => unreachable!("arguments are kept when the body is not quick"),
+        }
+    }
+
     /// `prim_list_foldl f z xs` applied at `base` (with `n - 3` more arguments for its
     /// result). Runs as the prelude's `foldl` would: `go acc ys = match ys when Empty ->
     /// acc when Cons y rest -> go (f acc y) rest`, one call of `f` per element in order,
@@ -1233,27 +1297,39 @@ impl<'p> Machine<'p> {
         std::array::from_fn(|_| args.next().unwrap_or_default())
     }
 
-    /// One step of a fold: calls `f acc y` for the next element (the function and the
-    /// rest of the list wait below its arguments for `K::FoldNext`), or pushes the result.
-    fn fold_step(&mut self, f: Value, acc: Value, xs: Value) -> Result<Flow, Fault> {
+    /// Steps of a fold: calls `f acc y` for the next element (the function and the rest
+    /// of the list wait below its arguments for `K::FoldNext`), or pushes the result.
+    /// Elements whose call `apply_quick` computes in place are folded in this loop.
+    fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
+        while let Value::Node(node) = &xs {
+            if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
+                break;
+            }
+            let (y, rest) = match &node.fields[..] {
+                [y, rest] => (y.clone(), rest.clone()),
+                _ => return Err(Box::new(RunError::Runtime("broken list cell".into()))),
+            };
+            xs = rest;
+            match self.apply_quick(&f, [acc, y]) {
+                Quick::Done(r) => {
+                    acc = r?;
+                    self.tick()?;
+                }
+                Quick::Not([a, y]) => {
+                    self.ctrl.push(K::FoldNext);
+                    self.vals.push(f.clone());
+                    self.vals.push(xs);
+                    self.vals.push(f);
+                    self.vals.push(a);
+                    self.vals.push(y);
+                    return self.call(2);
+                }
+            }
+        }
         match &xs {
             Value::Tag(t) if *t == self.list.empty => {
                 self.vals.push(acc);
                 Ok(Flow::Done)
-            }
-            Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
-                let (y, rest) = match &node.fields[..] {
-                    [y, rest] => (y.clone(), rest.clone()),
-                    _ => return Err(Box::new(RunError::Runtime("broken list cell".into()))),
-                };
-                drop(xs);
-                self.ctrl.push(K::FoldNext);
-                self.vals.push(f.clone());
-                self.vals.push(rest);
-                self.vals.push(f);
-                self.vals.push(acc);
-                self.vals.push(y);
-                self.call(2)
             }
             Value::Stuck(_) => {
                 self.vals.push(Value::stuck(Stuck::Match { scrutinee: xs }));
@@ -1299,29 +1375,43 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// One step of a `map` or `filter` whose function and rest of the list are on top:
+    /// Steps of a `map` or `filter` whose function and rest of the list are on top:
     /// calls the function on the next element (`K::MapNext` takes its result), or pushes
-    /// the finished list in their place.
+    /// the finished list in their place. Elements whose call `apply_quick` computes in
+    /// place are taken in this loop.
     fn map_step(&mut self, filter: bool) -> Result<Flow, Fault> {
         let top = self.vals.len() - 1;
-        let xs = std::mem::take(&mut self.vals[top]);
-        if let Value::Node(node) = &xs {
-            if let (NodeKind::Data(c), [y, rest]) = (&node.kind, &node.fields[..]) {
-                if *c == self.list.cons {
-                    let y = y.clone();
-                    self.vals[top] = rest.clone();
+        let mut xs = std::mem::take(&mut self.vals[top]);
+        let f = self.vals[top - 1].clone();
+        while let Value::Node(node) = &xs {
+            let (NodeKind::Data(c), [y, rest]) = (&node.kind, &node.fields[..]) else {
+                break;
+            };
+            if *c != self.list.cons {
+                break;
+            }
+            let (y, rest) = (y.clone(), rest.clone());
+            let kept = if filter { Some(y.clone()) } else { None };
+            match self.apply_quick(&f, [y]) {
+                Quick::Done(r) => {
+                    let r = r?;
+                    xs = rest;
+                    self.vals.extend(kept);
+                    self.map_result(filter, r)?;
+                    self.tick()?;
+                }
+                Quick::Not([y]) => {
+                    self.vals[top] = rest;
                     drop(xs);
-                    let f = self.vals[top - 1].clone();
                     self.ctrl.push(K::MapNext(filter));
-                    if filter {
-                        self.vals.push(y.clone());
-                    }
+                    self.vals.extend(kept);
                     self.vals.push(f);
                     self.vals.push(y);
                     return self.call(1);
                 }
             }
         }
+        drop(f);
         // The end of the list (or what stops the loop): `f` and the list go.
         self.vals.truncate(top - 1);
         let built = self.building.pop().unwrap_or_default();

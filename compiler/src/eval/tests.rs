@@ -142,3 +142,39 @@ fn a_generalised_local_loop_used_at_one_type_is_lowered_for_that_type() {
     assert!(own_code(lazy).iter().any(reads_a_dictionary));
     assert_eq!(value(lazy), "5i32");
 }
+
+#[test]
+fn map_filter_and_fold_give_the_machines_values_for_functions_computed_in_place() {
+    // Bodies of variables, constants and natives are computed without a machine step
+    // (`apply_quick`); values, indeterminate results and errors are those of the
+    // machine's own steps (compared with the binary before the shortcut).
+    assert_eq!(
+        value("map (\\x -> (x * 7) % 1000) [1, 2, 300]"),
+        "[7i32, 14i32, 100i32]"
+    );
+    assert_eq!(
+        value("filter (\\x -> x % 2 == 0) [1, 2, 3, 4]"),
+        "[2i32, 4i32]"
+    );
+    assert_eq!(value("foldl (\\acc x -> acc + x) 0 [1, 2, 3]"), "6i32");
+    assert_eq!(
+        value("let k = 3 in map (\\x -> x * k) [1, 2]"),
+        "[3i32, 6i32]"
+    );
+    assert_eq!(
+        value("map (\\x -> x + 1) [1, ?h, 3]"),
+        "[2i32, ?h + 1i32, 4i32]"
+    );
+    assert_eq!(
+        value("filter (\\x -> x > ?k) [1, 2]"),
+        "match (if (2i32 > ?k) then ... else ...) ..."
+    );
+    assert_eq!(
+        value("foldl (\\acc x -> acc * x) 1 [2, ?m, 3]"),
+        "(2i32 * ?m) * 3i32"
+    );
+    // A body with a hole is not computed in place: the hole is reached at each call.
+    assert_eq!(value("map (\\x -> ?h) [1, 2]"), "[?h, ?h]");
+    let err = run("map (\\x -> 10 % x) [1, 0 is i32]").expect_err("divides by 0");
+    assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
+}
