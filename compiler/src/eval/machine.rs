@@ -545,13 +545,20 @@ impl<'p> Machine<'p> {
     #[inline]
     fn push_all(&mut self, prog: &Program, items: &[CodeId], then: K) -> Result<Flow, Fault> {
         for (i, id) in items.iter().enumerate() {
-            // Variables and constants, the most common operands, without a call.
-            if let Some(v) = self.peek(prog, *id) {
-                let v = v.clone();
-                self.vals.push(v);
-                continue;
-            }
-            match self.quick_op(prog, *id) {
+            // Variables and constants, the most common operands, without a call; calls,
+            // constructions and the like, never quick, straight to the machine.
+            let quick = match &prog.code[*id as usize] {
+                Code::Const(v) => Some(Ok(v.clone())),
+                Code::Local(s) => Some(Ok(self.locals[self.bp + *s as usize].clone())),
+                Code::Capture(c) => Some(Ok(self.locals[self.cp + *c as usize].clone())),
+                Code::Prim1(..)
+                | Code::Prim2(..)
+                | Code::App(..)
+                | Code::Method { .. }
+                | Code::Literal { .. } => self.quick_op(prog, *id),
+                _ => None,
+            };
+            match quick {
                 Some(v) => self.vals.push(v?),
                 None => {
                     self.ctrl.push(then);
