@@ -608,14 +608,15 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 }
                 used = true;
                 for (k, group_index) in indices.iter().enumerate() {
-                    let ev = self.input.types.evidence.get(&(span, k as u32))?;
-                    if !fully_static(ev) {
+                    // In terms of the enclosing specialised bindings' instances.
+                    let ev = self.specialise(self.input.types.evidence.get(&(span, k as u32))?);
+                    if !fully_static(&ev) {
                         return None;
                     }
                     let slot = found.get_mut(*group_index as usize)?;
                     match slot {
-                        None => *slot = Some(ev.clone()),
-                        Some(prev) if prev == ev => {}
+                        None => *slot = Some(ev),
+                        Some(prev) if *prev == ev => {}
                         Some(_) => return None,
                     }
                 }

@@ -133,6 +133,11 @@ fn a_generalised_local_loop_used_at_one_type_is_lowered_for_that_type() {
     let one = format!("{looped}go (4 is i32) 0");
     assert!(!own_code(&one).iter().any(reads_a_dictionary));
     assert_eq!(value(&one), "10i32");
+    // A generalised function inside it, used at the loop's type, is lowered for it too.
+    let nested = "let rec go = \\k acc -> (let step = \\x -> x + 1 in \
+                  if k == 0 then acc else go (step k - 2) (acc + k)) in go (4 is i32) 0";
+    assert!(!own_code(nested).iter().any(reads_a_dictionary));
+    assert_eq!(value(nested), "10i32");
     // Used at two types, it keeps its dictionary parameters.
     let two = format!("{looped}(go (4 is i32) 0, go (4 is i64) 0)");
     assert!(own_code(&two).iter().any(reads_a_dictionary));
