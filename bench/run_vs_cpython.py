@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 """`rex run` against CPython on the same algorithms, side by side.
 
-Usage: bench/run_vs_cpython.py [--rex PATH] [--runs N]
+Usage: bench/run_vs_cpython.py [--rex PATH] [--runs N] [--instructions]
 
 Each workload is `bench/NAME.rex` with its twin `bench/NAME.py`. Both run as whole
 processes (start-up included: checking the prelude for rex, the interpreter for python),
 `--runs` times each; the best wall time and the best CPU time count. The `py/rex`
 columns are python time / rex time: above 1 means rex is faster. The outputs must agree (rex prints typed values, so
 the suffixes are removed before comparing). Machines are noisy: read ratios, not times.
+
+`--instructions` also counts the instructions each process executes (valgrind's
+cachegrind, one run each): a count does not drift with the machine's load, so it
+compares two builds of rex (or rex and python) where CPU times on a busy machine do not.
+It does not see cache misses, which a CPU time does.
 """
 
 import argparse
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -42,6 +48,18 @@ def best_time(cmd, runs):
     return best_wall, best_cpu, out
 
 
+def instructions(cmd):
+    """Instructions the whole process executes (cachegrind's `I refs`), or None."""
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        + cmd,
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    return int(found.group(1).replace(",", "")) if done.returncode == 0 and found else None
+
+
 def untyped(rex_output):
     """`(20000i32, 10i32)` -> `(20000, 10)`, to compare with Python's printing."""
     return re.sub(r"(-?\d+(?:\.\d+)?)(?:i8|i16|i32|i64|u8|u16|u32|u64|f32|f64)", r"\1", rex_output)
@@ -52,20 +70,36 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rex", default=os.environ.get("REX", default_rex))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (needs valgrind)"
+    )
     args = parser.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
 
     print("best of", args.runs, "runs; wall and CPU (user + system) seconds per process")
     header = ["workload", "rex wall", "py wall", "py/rex", "rex cpu", "py cpu", "py/rex"]
-    print("{:<12} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}".format(*header))
+    if args.instructions:
+        header += ["rex Minstr", "py Minstr", "py/rex"]
+    print("{:<12} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}".format(*header[:7]), end="")
+    print("".join(f" {h:>10}" for h in header[7:]))
     for name in WORKLOADS:
-        rex = best_time([args.rex, "run", os.path.join(HERE, name + ".rex")], args.runs)
-        py = best_time([sys.executable, os.path.join(HERE, name + ".py")], args.runs)
+        rex_cmd = [args.rex, "run", os.path.join(HERE, name + ".rex")]
+        py_cmd = [sys.executable, os.path.join(HERE, name + ".py")]
+        rex = best_time(rex_cmd, args.runs)
+        py = best_time(py_cmd, args.runs)
         if untyped(rex[2]) != py[2]:
             sys.exit(f"{name}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
-        print(
+        line = (
             f"{name:<12} {rex[0]:>9.3f} {py[0]:>9.3f} {py[0] / rex[0]:>7.2f}"
             f" {rex[1]:>9.3f} {py[1]:>9.3f} {py[1] / max(rex[1], 1e-9):>7.2f}"
         )
+        if args.instructions:
+            ri, pi = instructions(rex_cmd), instructions(py_cmd)
+            if ri is None or pi is None:
+                sys.exit(f"{name}: valgrind could not count the instructions")
+            line += f" {ri / 1e6:>10.1f} {pi / 1e6:>10.1f} {pi / ri:>10.2f}"
+        print(line)
 
 
 if __name__ == "__main__":
