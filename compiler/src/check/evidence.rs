@@ -46,6 +46,15 @@ impl Evidence {
             Evidence::Unresolved => true,
         }
     }
+
+    /// True when instances alone supply it: static, and nothing unresolved in it.
+    pub fn is_instances_only(&self) -> bool {
+        match self {
+            Evidence::Instance { args, .. } => args.iter().all(Evidence::is_instances_only),
+            Evidence::Super { of, .. } => of.is_instances_only(),
+            Evidence::Param { .. } | Evidence::Unresolved => false,
+        }
+    }
 }
 
 /// The dictionary parameters of a generalised `let` binding. The bindings of one

@@ -610,7 +610,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 for (k, group_index) in indices.iter().enumerate() {
                     // In terms of the enclosing specialised bindings' instances.
                     let ev = self.specialise(self.input.types.evidence.get(&(span, k as u32))?);
-                    if !fully_static(&ev) {
+                    if !ev.is_instances_only() {
                         return None;
                     }
                     let slot = found.get_mut(*group_index as usize)?;
@@ -1416,14 +1416,5 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             });
         }
         code
-    }
-}
-
-/// True for evidence built from instances alone (no parameter, nothing unresolved).
-fn fully_static(ev: &Evidence) -> bool {
-    match ev {
-        Evidence::Instance { args, .. } => args.iter().all(fully_static),
-        Evidence::Super { of, .. } => fully_static(of),
-        Evidence::Param { .. } | Evidence::Unresolved => false,
     }
 }

@@ -13,7 +13,7 @@ use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
 use super::value::{Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
-use super::{Fault, RunError};
+use super::{runtime, Fault, RunError};
 
 /// Steps between two looks at the gas budget and the interrupt flag.
 const CHECK_EVERY: u32 = 1 << 14;
@@ -245,11 +245,7 @@ impl<'p> Machine<'p> {
                             op: if is_and { "&&" } else { "||" },
                             args: vec![v],
                         })),
-                        _ => {
-                            return Err(Box::new(RunError::Runtime(
-                                "`&&`/`||` expect booleans".into(),
-                            )))
-                        }
+                        _ => return Err(runtime("`&&`/`||` expect booleans")),
                     }
                 }
                 K::If(t, e) => match self.pop() {
@@ -388,7 +384,13 @@ impl<'p> Machine<'p> {
     /// A value that needs no machine step (a constant or a variable), by reference.
     #[inline(always)]
     fn peek<'a>(&'a self, prog: &'a Program, id: CodeId) -> Option<&'a Value> {
-        match &prog.code[id as usize] {
+        self.peek_code(&prog.code[id as usize])
+    }
+
+    /// `peek` on the node itself.
+    #[inline(always)]
+    fn peek_code<'a>(&'a self, code: &'a Code) -> Option<&'a Value> {
+        match code {
             Code::Const(v) => Some(v),
             Code::Local(s) => Some(&self.locals[self.bp + *s as usize]),
             Code::Capture(i) => Some(&self.locals[self.cp + *i as usize]),
@@ -405,12 +407,9 @@ impl<'p> Machine<'p> {
     #[inline(always)]
     fn quick_code(&self, code: &Code) -> Option<Value> {
         match code {
-            Code::Const(v) => Some(v.clone()),
-            Code::Local(s) => Some(self.locals[self.bp + *s as usize].clone()),
-            Code::Capture(i) => Some(self.locals[self.cp + *i as usize].clone()),
             Code::Method { dict, method, .. } => self.cached_method(dict, *method),
             Code::Literal { dict, values, .. } => self.known_literal(dict, values),
-            _ => None,
+            other => self.peek_code(other).cloned(),
         }
     }
 
@@ -548,15 +547,12 @@ impl<'p> Machine<'p> {
             // Variables and constants, the most common operands, without a call; calls,
             // constructions and the like, never quick, straight to the machine.
             let quick = match &prog.code[*id as usize] {
-                Code::Const(v) => Some(Ok(v.clone())),
-                Code::Local(s) => Some(Ok(self.locals[self.bp + *s as usize].clone())),
-                Code::Capture(c) => Some(Ok(self.locals[self.cp + *c as usize].clone())),
                 Code::Prim1(..)
                 | Code::Prim2(..)
                 | Code::App(..)
                 | Code::Method { .. }
                 | Code::Literal { .. } => self.quick_op(prog, *id),
-                _ => None,
+                other => self.peek_code(other).map(|v| Ok(v.clone())),
             };
             match quick {
                 Some(v) => self.vals.push(v?),
@@ -858,7 +854,7 @@ impl<'p> Machine<'p> {
             Value::Bool(true) => self.ctrl.push(K::Eval(t)),
             Value::Bool(false) => self.ctrl.push(K::Eval(e)),
             v @ Value::Stuck(_) => self.vals.push(Value::stuck(Stuck::If { cond: v })),
-            _ => return Err(Box::new(RunError::Runtime("`if` expects a boolean".into()))),
+            _ => return Err(runtime("`if` expects a boolean")),
         }
         Ok(())
     }
@@ -904,9 +900,9 @@ impl<'p> Machine<'p> {
             }
             GlobalState::Running => {
                 let name = &self.prog.globals[g as usize].name;
-                Err(Box::new(RunError::Runtime(format!(
+                Err(runtime(format!(
                     "`{name}` is defined in terms of its own value"
-                ))))
+                )))
             }
             GlobalState::Pending => {
                 self.globals[g as usize] = GlobalState::Running;
@@ -1062,10 +1058,10 @@ impl<'p> Machine<'p> {
                 NodeKind::Member(j) => {
                     let group = node.fields[0].clone();
                     let Value::Node(g) = &group else {
-                        return Err(Box::new(RunError::Runtime("broken rec group".into())));
+                        return Err(runtime("broken rec group"));
                     };
                     let NodeKind::Group(gid) = g.kind else {
-                        return Err(Box::new(RunError::Runtime("broken rec group".into())));
+                        return Err(runtime("broken rec group"));
                     };
                     let lam = self.prog.groups[gid as usize].members[j as usize];
                     self.call_lambda(&f, lam, &g.fields, Some(&group), base, n)
@@ -1110,7 +1106,7 @@ impl<'p> Machine<'p> {
                     match args.as_slice() {
                         [a] => natives::unary(p, a, list),
                         [a, b] => natives::binary(p, a, b),
-                        _ => Err(Box::new(RunError::Runtime("native arity".into()))),
+                        _ => Err(runtime("native arity")),
                     }
                 })
             }
@@ -1128,9 +1124,7 @@ impl<'p> Machine<'p> {
         let names = Names::of(self.prog);
         let shown = names.print(&f);
         self.vals.truncate(base);
-        Err(Box::new(RunError::Runtime(format!(
-            "{shown} is not a function"
-        ))))
+        Err(runtime(format!("{shown} is not a function")))
     }
 
     /// Replaces `f` and the arguments above `base` by a partial application of them.
@@ -1197,9 +1191,7 @@ impl<'p> Machine<'p> {
     /// A call of global `g` (already evaluated) with the `n` values on top.
     fn call_global(&mut self, g: u32, n: usize) -> Result<Flow, Fault> {
         let GlobalState::Done(f) = &self.globals[g as usize] else {
-            return Err(Box::new(RunError::Runtime(
-                "global called before it was evaluated".into(),
-            )));
+            return Err(runtime("global called before it was evaluated"));
         };
         if let Value::Node(node) = f {
             if let NodeKind::Closure(l) = node.kind {
@@ -1260,13 +1252,12 @@ impl<'p> Machine<'p> {
             .resize_with(self.bp + l.slots.max(N as u32) as usize, Value::default);
         self.cp = self.locals.len();
         self.locals.extend_from_slice(&node.fields);
-        let result = self.quick_op(self.prog, l.body);
-        let args = match result {
-            Some(_) => None,
+        let out = match self.quick_op(self.prog, l.body) {
+            Some(r) => Quick::Done(r),
             None => {
                 self.slow_bodies[lam as usize] = true;
                 let at = self.bp;
-                Some(std::array::from_fn(|i| {
+                Quick::Not(std::array::from_fn(|i| {
                     std::mem::take(&mut self.locals[at + i])
                 }))
             }
@@ -1274,11 +1265,7 @@ impl<'p> Machine<'p> {
         self.locals.truncate(self.bp);
         self.bp = bp;
         self.cp = cp;
-        match (result, args) {
-            (Some(r), _) => Quick::Done(r),
-            (None, Some(args)) => Quick::Not(args),
-            (None, None) => unreachable!("arguments are kept when the body is not quick"),
-        }
+        out
     }
 
     /// `prim_list_foldl f z xs` applied at `base` (with `n - 3` more arguments for its
@@ -1314,7 +1301,7 @@ impl<'p> Machine<'p> {
             }
             let (y, rest) = match &node.fields[..] {
                 [y, rest] => (y.clone(), rest.clone()),
-                _ => return Err(Box::new(RunError::Runtime("broken list cell".into()))),
+                _ => return Err(runtime("broken list cell")),
             };
             xs = rest;
             match self.apply_quick(&f, [acc, y]) {
@@ -1362,7 +1349,7 @@ impl<'p> Machine<'p> {
     /// true condition keeps the element, an indeterminate one replaces the accumulator.
     fn map_result(&mut self, filter: bool, result: Value) -> Result<(), Fault> {
         let Some(b) = self.building.last_mut() else {
-            return Err(Box::new(RunError::Runtime("broken map".into())));
+            return Err(runtime("broken map"));
         };
         if !filter {
             b.items.push(result);
@@ -1377,7 +1364,7 @@ impl<'p> Machine<'p> {
             }
             Value::Bool(false) => {}
             cond @ Value::Stuck(_) => b.stuck = Some(Value::stuck(Stuck::If { cond })),
-            _ => return Err(Box::new(RunError::Runtime("`if` expects a boolean".into()))),
+            _ => return Err(runtime("`if` expects a boolean")),
         }
         Ok(())
     }
@@ -1418,7 +1405,6 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        drop(f);
         // The end of the list (or what stops the loop): `f` and the list go.
         self.vals.truncate(top - 1);
         let built = self.building.pop().unwrap_or_default();
@@ -1441,10 +1427,10 @@ impl<'p> Machine<'p> {
     fn call_member(&mut self, j: u32, n: usize) -> Result<Flow, Fault> {
         let group = self.locals[self.cp].clone();
         let Value::Node(g) = &group else {
-            return Err(Box::new(RunError::Runtime("broken rec group".into())));
+            return Err(runtime("broken rec group"));
         };
         let NodeKind::Group(gid) = g.kind else {
-            return Err(Box::new(RunError::Runtime("broken rec group".into())));
+            return Err(runtime("broken rec group"));
         };
         let lam = self.prog.groups[gid as usize].members[j as usize];
         let base = self.vals.len() - n;
@@ -1475,7 +1461,7 @@ impl<'p> Machine<'p> {
     /// `None` when the match is indeterminate (its value pushed).
     fn arm(&mut self, prog: &'p Program, id: CodeId, v: Value) -> Result<Option<CodeId>, Fault> {
         let Code::Match { arms, .. } = &prog.code[id as usize] else {
-            return Err(Box::new(RunError::Runtime("broken match".into())));
+            return Err(runtime("broken match"));
         };
         for (pat, body) in arms.iter() {
             match self.matches(pat, &v) {
@@ -1493,7 +1479,7 @@ impl<'p> Machine<'p> {
     /// Like `arm`, for `MatchTuple` `id` whose parts are the values on top.
     fn tuple_arm(&mut self, prog: &'p Program, id: CodeId) -> Result<Option<CodeId>, Fault> {
         let Code::MatchTuple { items, arms } = &prog.code[id as usize] else {
-            return Err(Box::new(RunError::Runtime("broken match".into())));
+            return Err(runtime("broken match"));
         };
         let parts = self.pop_fields(items.len());
         for (pat, body) in arms.iter() {
@@ -1634,11 +1620,9 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, Fault> {
         ty: &str,
         wrap: fn(T) -> Value,
     ) -> Result<Value, Fault> {
-        text.parse::<T>().map(wrap).map_err(|_| {
-            Box::new(RunError::Runtime(format!(
-                "the literal {text} does not fit the type {ty}"
-            )))
-        })
+        text.parse::<T>()
+            .map(wrap)
+            .map_err(|_| runtime(format!("the literal {text} does not fit the type {ty}")))
     }
     match ty {
         "i8" => parse(text, ty, Value::I8),
@@ -1651,9 +1635,9 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, Fault> {
         "u64" => parse(text, ty, Value::U64),
         "f32" => parse(text, ty, Value::F32),
         "f64" => parse(text, ty, Value::F64),
-        other => Err(Box::new(RunError::Runtime(format!(
+        other => Err(runtime(format!(
             "a numeric literal cannot have type {other}"
-        )))),
+        ))),
     }
 }
 
@@ -1664,40 +1648,30 @@ fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
                 .iter()
                 .position(|x| x == name)
                 .map(|i| n.fields[i].clone())
-                .ok_or_else(|| {
-                    Box::new(RunError::Runtime(format!(
-                        "the record has no field `{name}`"
-                    )))
-                }),
+                .ok_or_else(|| runtime(format!("the record has no field `{name}`"))),
             NodeKind::Data(_) if n.fields.len() == 1 => field(code, &n.fields[0], name),
-            _ => Err(Box::new(RunError::Runtime(format!(
-                "this value has no field `{name}`"
-            )))),
+            _ => Err(runtime(format!("this value has no field `{name}`"))),
         },
         Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
             base: base.clone(),
             field: name.clone(),
         })),
-        _ => Err(Box::new(RunError::Runtime(format!(
-            "this value has no field `{name}`"
-        )))),
+        _ => Err(runtime(format!("this value has no field `{name}`"))),
     }
 }
 
 fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
     match base {
-        Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => {
-            n.fields.get(index as usize).cloned().ok_or_else(|| {
-                Box::new(RunError::Runtime(format!("the tuple has no field {index}")))
-            })
-        }
+        Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => n
+            .fields
+            .get(index as usize)
+            .cloned()
+            .ok_or_else(|| runtime(format!("the tuple has no field {index}"))),
         Value::Stuck(_) => Ok(Value::stuck(Stuck::Field {
             base: base.clone(),
             field: Rc::from(index.to_string()),
         })),
-        _ => Err(Box::new(RunError::Runtime(format!(
-            "this value has no field {index}"
-        )))),
+        _ => Err(runtime(format!("this value has no field {index}"))),
     }
 }
 
@@ -1710,9 +1684,7 @@ fn update(
     let Value::Node(n) = &base else {
         return match base {
             Value::Stuck(_) => Ok(base),
-            _ => Err(Box::new(RunError::Runtime(
-                "only records can be updated".into(),
-            ))),
+            _ => Err(runtime("only records can be updated")),
         };
     };
     match &n.kind {
@@ -1722,11 +1694,7 @@ fn update(
             for (name, v) in names.iter().zip(values) {
                 match fields.iter().position(|x| x == name) {
                     Some(i) => out[i] = v,
-                    None => {
-                        return Err(Box::new(RunError::Runtime(format!(
-                            "the record has no field `{name}`"
-                        ))))
-                    }
+                    None => return Err(runtime(format!("the record has no field `{name}`"))),
                 }
             }
             Ok(Node::value(NodeKind::Record(*shape), out))
@@ -1735,16 +1703,14 @@ fn update(
             let inner = update(code, n.fields[0].clone(), names, values)?;
             Ok(Node::value(NodeKind::Data(*c), [inner]))
         }
-        _ => Err(Box::new(RunError::Runtime(
-            "only records can be updated".into(),
-        ))),
+        _ => Err(runtime("only records can be updated")),
     }
 }
 
 /// The error of a `match` (or of a loop that stands for one) that no arm of fits `v`.
 fn no_arm_matches(prog: &Program, v: &Value) -> Fault {
-    Box::new(RunError::Runtime(format!(
+    runtime(format!(
         "no `when` arm matches the value {}",
         Names::of(prog).print(v)
-    )))
+    ))
 }

@@ -74,6 +74,11 @@ pub enum RunError {
 /// A run error inside the machine: boxed, so that results stay a register or two wide.
 pub(crate) type Fault = Box<RunError>;
 
+/// A program failure (`RunError::Runtime`) as the machine carries it.
+pub(crate) fn runtime(message: impl Into<String>) -> Fault {
+    Box::new(RunError::Runtime(message.into()))
+}
+
 impl RunError {
     /// True for the resource limits (gas, interrupt, stack), false for program failures.
     pub fn is_limit(&self) -> bool {

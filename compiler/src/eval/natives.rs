@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::print::show_scalar;
 use super::value::{Node, NodeKind, Stuck, Value};
-use super::{Fault, RunError};
+use super::{runtime, Fault};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Prim {
@@ -153,10 +153,6 @@ impl Prim {
 pub struct ListIds {
     pub empty: u32,
     pub cons: u32,
-}
-
-fn runtime(message: impl Into<String>) -> Fault {
-    Box::new(RunError::Runtime(message.into()))
 }
 
 macro_rules! int_ops {
