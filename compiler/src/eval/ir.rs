@@ -54,6 +54,8 @@ pub const NUMERIC_TYPES: [&str; 10] = [
 pub enum Code {
     Const(Value),
     Local(u32),
+    /// The last read of a local (`liveness`): the value is moved out of its slot.
+    Move(u32),
     Capture(u32),
     /// Member `index` of the running rec group, as a value.
     Member(u32),
@@ -237,6 +239,16 @@ pub fn record_names(code: &[Code], shape: CodeId) -> &[Rc<str>] {
         Some(Code::Record { names, .. }) => names,
         _ => &[],
     }
+}
+
+/// Where field `name` is among a record's `names`. The lowering shares one string per
+/// field name, so the pointers are compared first and the text only when none is equal.
+#[inline]
+pub fn field_index(names: &[Rc<str>], name: &Rc<str>) -> Option<usize> {
+    names
+        .iter()
+        .position(|x| Rc::ptr_eq(x, name))
+        .or_else(|| names.iter().position(|x| x == name))
 }
 
 impl Program {

@@ -104,6 +104,9 @@ pub struct Lowerer<'a> {
     pub list: super::natives::ListIds,
     /// Instance method bodies that are a native (`+ = prim_add`), by (instance, method).
     native_methods: HashMap<(u32, u32), Prim>,
+    /// One shared string per field name, so that the machine finds a field by comparing
+    /// pointers (`ir::field_index`).
+    field_names: HashMap<String, Rc<str>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -137,6 +140,7 @@ impl<'a> Lowerer<'a> {
             globals: HashMap::new(),
             list,
             native_methods: HashMap::new(),
+            field_names: HashMap::new(),
         }
     }
 
@@ -202,7 +206,18 @@ impl<'a> Lowerer<'a> {
                 self.program.main = Some(main);
             }
         }
+        super::liveness::mark_last_uses(&mut self.program);
         self.program
+    }
+
+    /// The shared string of field name `name`.
+    fn field_name(&mut self, name: &str) -> Rc<str> {
+        if let Some(rc) = self.field_names.get(name) {
+            return rc.clone();
+        }
+        let rc: Rc<str> = Rc::from(name);
+        self.field_names.insert(name.to_string(), rc.clone());
+        rc
     }
 
     fn declare_instances(&mut self, inputs: &[ItemInput<'_>], by_ref: &HashMap<ItemRef, usize>) {
@@ -770,8 +785,10 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             ExprKind::Dict(fields) => {
                 let mut pairs: Vec<(Rc<str>, CodeId)> = fields
                     .iter()
-                    .map(|f| (Rc::from(f.name.text.as_str()), f.value))
-                    .map(|(n, v)| (n, self.expr(v)))
+                    .map(|f| {
+                        let name = self.lw.field_name(&f.name.text);
+                        (name, self.expr(f.value))
+                    })
                     .collect();
                 pairs.sort_by(|a, b| a.0.cmp(&b.0));
                 pairs.dedup_by(|a, b| a.0 == b.0);
@@ -783,7 +800,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 let base = self.expr(*base);
                 let names: Box<[Rc<str>]> = fields
                     .iter()
-                    .map(|f| Rc::from(f.name.text.as_str()))
+                    .map(|f| self.lw.field_name(&f.name.text))
                     .collect();
                 let values: Box<[CodeId]> = fields.iter().map(|f| self.expr(f.value)).collect();
                 self.add(Code::Update {
@@ -809,10 +826,10 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 let b = self.expr(*base);
                 match field.text.parse::<u32>() {
                     Ok(index) => self.add(Code::TupleField { base: b, index }),
-                    Err(_) => self.add(Code::Field {
-                        base: b,
-                        name: Rc::from(field.text.as_str()),
-                    }),
+                    Err(_) => {
+                        let name = self.lw.field_name(&field.text);
+                        self.add(Code::Field { base: b, name })
+                    }
                 }
             }
             ExprKind::Ascribe { expr, .. } => self.expr(*expr),
@@ -1102,7 +1119,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                                 Pat::Bind(self.bind(self.field_key(p, &f.name.text), Kind::Plain))
                             }
                         };
-                        (Rc::from(f.name.text.as_str()), sub)
+                        (self.lw.field_name(&f.name.text), sub)
                     })
                     .collect(),
             ),

@@ -392,9 +392,24 @@ impl<'p> Machine<'p> {
     fn peek_code<'a>(&'a self, code: &'a Code) -> Option<&'a Value> {
         match code {
             Code::Const(v) => Some(v),
-            Code::Local(s) => Some(&self.locals[self.bp + *s as usize]),
+            Code::Local(s) | Code::Move(s) => Some(&self.locals[self.bp + *s as usize]),
             Code::Capture(i) => Some(&self.locals[self.cp + *i as usize]),
             _ => None,
+        }
+    }
+
+    /// The value of a local whose last read this is (`Code::Move`), moved out of its slot.
+    #[inline(always)]
+    fn take_local(&mut self, s: u32) -> Value {
+        std::mem::take(&mut self.locals[self.bp + s as usize])
+    }
+
+    /// `quick`, moving a local out of its slot at its last read.
+    #[inline(always)]
+    fn operand(&mut self, prog: &Program, id: CodeId) -> Option<Value> {
+        match &prog.code[id as usize] {
+            Code::Move(s) => Some(self.take_local(*s)),
+            other => self.quick_code(other),
         }
     }
 
@@ -552,6 +567,7 @@ impl<'p> Machine<'p> {
                 | Code::App(..)
                 | Code::Method { .. }
                 | Code::Literal { .. } => self.quick_op(prog, *id),
+                Code::Move(s) => Some(Ok(self.take_local(*s))),
                 other => self.peek_code(other).map(|v| Ok(v.clone())),
             };
             match quick {
@@ -579,6 +595,11 @@ impl<'p> Machine<'p> {
                 }
                 Code::Local(s) => {
                     let v = self.locals[self.bp + *s as usize].clone();
+                    self.vals.push(v);
+                    Flow::Done
+                }
+                Code::Move(s) => {
+                    let v = self.take_local(*s);
                     self.vals.push(v);
                     Flow::Done
                 }
@@ -749,7 +770,7 @@ impl<'p> Machine<'p> {
                     }
                     Flow::Next(*body)
                 }
-                Code::Match { scrutinee, .. } => match self.quick(prog, *scrutinee) {
+                Code::Match { scrutinee, .. } => match self.operand(prog, *scrutinee) {
                     Some(v) => match self.arm(prog, id, v)? {
                         Some(body) => Flow::Next(body),
                         None => Flow::Done,
@@ -1071,9 +1092,8 @@ impl<'p> Machine<'p> {
                     let inner = node.fields[0].clone();
                     let saved = node.fields.len() - 1;
                     self.vals[base] = inner;
-                    let tail = self.vals.split_off(base + 1);
-                    self.vals.extend(node.fields[1..].iter().cloned());
-                    self.vals.extend(tail);
+                    self.vals
+                        .splice(base + 1..base + 1, node.fields[1..].iter().cloned());
                     self.call(n + saved)
                 }
                 _ => self.not_a_function(f, base),
@@ -1459,11 +1479,19 @@ impl<'p> Machine<'p> {
 
     /// The body of the first arm of match `id` that `v` matches (its variables bound), or
     /// `None` when the match is indeterminate (its value pushed).
-    fn arm(&mut self, prog: &'p Program, id: CodeId, v: Value) -> Result<Option<CodeId>, Fault> {
+    fn arm(
+        &mut self,
+        prog: &'p Program,
+        id: CodeId,
+        mut v: Value,
+    ) -> Result<Option<CodeId>, Fault> {
         let Code::Match { arms, .. } = &prog.code[id as usize] else {
             return Err(runtime("broken match"));
         };
         for (pat, body) in arms.iter() {
+            if self.take_apart(pat, &mut v) {
+                return Ok(Some(*body));
+            }
             match self.matches(pat, &v) {
                 Matched::Yes => return Ok(Some(*body)),
                 Matched::No => {}
@@ -1498,6 +1526,31 @@ impl<'p> Machine<'p> {
             }
         }
         Err(no_arm_matches(prog, &Node::value(NodeKind::Tuple, parts)))
+    }
+
+    /// Matches a constructor pattern of variables and wildcards against a node nothing
+    /// else holds (a local at its last read, a value just computed) by moving its fields
+    /// into their variables, without copying them. `false` (nothing done) otherwise.
+    #[inline]
+    fn take_apart(&mut self, p: &Pat, v: &mut Value) -> bool {
+        let (Pat::Ctor(c, subs), Value::Node(rc)) = (p, v) else {
+            return false;
+        };
+        if !matches!(rc.kind, NodeKind::Data(t) if t == *c) {
+            return false;
+        }
+        if !subs.iter().all(|q| matches!(q, Pat::Bind(_) | Pat::Wild)) {
+            return false;
+        }
+        let Some(node) = Rc::get_mut(rc) else {
+            return false;
+        };
+        for (q, field) in subs.iter().zip(node.fields.iter_mut()) {
+            if let Pat::Bind(s) = q {
+                self.locals[self.bp + *s as usize] = std::mem::take(field);
+            }
+        }
+        true
     }
 
     fn matches(&mut self, p: &Pat, v: &Value) -> Matched {
@@ -1553,14 +1606,17 @@ impl<'p> Machine<'p> {
                     Value::Node(n) => match &n.kind {
                         NodeKind::Record(shape) => {
                             let names = record_names(&self.prog.code, *shape);
-                            let mut pairs = Vec::with_capacity(fs.len());
-                            for (name, sub) in fs.iter() {
-                                match names.iter().position(|x| x == name) {
-                                    Some(i) => pairs.push((sub, &n.fields[i])),
-                                    None => return Matched::No,
-                                }
+                            // Every field first (a missing one fails the match before any
+                            // part is looked at), then the parts in the pattern's order.
+                            if fs
+                                .iter()
+                                .any(|(name, _)| field_index(names, name).is_none())
+                            {
+                                return Matched::No;
                             }
-                            self.all(pairs.into_iter())
+                            self.all(fs.iter().filter_map(|(name, sub)| {
+                                field_index(names, name).map(|i| (sub, &n.fields[i]))
+                            }))
                         }
                         _ => Matched::No,
                     },
@@ -1644,9 +1700,7 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, Fault> {
 fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
     match base {
         Value::Node(n) => match &n.kind {
-            NodeKind::Record(shape) => record_names(code, *shape)
-                .iter()
-                .position(|x| x == name)
+            NodeKind::Record(shape) => field_index(record_names(code, *shape), name)
                 .map(|i| n.fields[i].clone())
                 .ok_or_else(|| runtime(format!("the record has no field `{name}`"))),
             NodeKind::Data(_) if n.fields.len() == 1 => field(code, &n.fields[0], name),
@@ -1677,10 +1731,35 @@ fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
 
 fn update(
     code: &[Code],
-    base: Value,
+    mut base: Value,
     names: &[Rc<str>],
     values: Vec<Value>,
 ) -> Result<Value, Fault> {
+    if let Value::Node(n) = &mut base {
+        if let Some(node) = Rc::get_mut(n) {
+            // Nothing else holds the record: its fields are replaced where they are.
+            match node.kind {
+                NodeKind::Record(shape) => {
+                    let fields = record_names(code, shape);
+                    for (name, v) in names.iter().zip(values) {
+                        match field_index(fields, name) {
+                            Some(i) => node.fields[i] = v,
+                            None => {
+                                return Err(runtime(format!("the record has no field `{name}`")))
+                            }
+                        }
+                    }
+                    return Ok(base);
+                }
+                NodeKind::Data(_) if node.fields.len() == 1 => {
+                    let inner = std::mem::take(&mut node.fields[0]);
+                    node.fields[0] = update(code, inner, names, values)?;
+                    return Ok(base);
+                }
+                _ => {}
+            }
+        }
+    }
     let Value::Node(n) = &base else {
         return match base {
             Value::Stuck(_) => Ok(base),
@@ -1692,7 +1771,7 @@ fn update(
             let fields = record_names(code, *shape);
             let mut out = n.fields.clone();
             for (name, v) in names.iter().zip(values) {
-                match fields.iter().position(|x| x == name) {
+                match field_index(fields, name) {
                     Some(i) => out[i] = v,
                     None => return Err(runtime(format!("the record has no field `{name}`"))),
                 }

@@ -5,6 +5,7 @@
 
 pub mod dicts;
 pub mod ir;
+pub mod liveness;
 pub mod lower;
 pub mod machine;
 pub mod natives;

@@ -183,3 +183,69 @@ fn map_filter_and_fold_give_the_machines_values_for_functions_computed_in_place(
     let err = run("map (\\x -> 10 % x) [1, 0 is i32]").expect_err("divides by 0");
     assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
 }
+
+/// How many `Code::Move` reads the body of `code`'s function `f` has (inner lambdas
+/// included).
+fn moves(code: &str) -> usize {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    let prog = lower_file(&db, file).0;
+    let f = prog.globals.iter().find(|g| &*g.name == "f").expect("f");
+    let mut todo = vec![prog.lambdas[f.body as usize].body];
+    let mut count = 0;
+    while let Some(id) = todo.pop() {
+        match &prog.code[id as usize] {
+            Code::Move(_) => count += 1,
+            Code::Lambda(l) => todo.push(prog.lambdas[*l as usize].body),
+            c => super::liveness::for_each_child(c, &mut |k| todo.push(k)),
+        }
+    }
+    count
+}
+
+#[test]
+fn a_local_is_moved_at_its_last_read_only() {
+    // `xs` is read twice: the first read copies, the last moves.
+    assert_eq!(
+        moves("fn f : List i32 -> i32 = \\xs -> count xs + count xs\nf [1]"),
+        1
+    );
+    // Each branch reads `x` last on its own path.
+    assert_eq!(
+        moves("fn f : i32 -> i32 = \\x -> if x > 0 then x else 0 - x\nf 3"),
+        2
+    );
+    // A hole after a read keeps the local alive for its environment.
+    let db = Database::new();
+    let code = "fn f : List i32 -> i32 = \\xs -> count xs + ?h\nf [1, 2]";
+    let file = db.add_file("main.rex", code);
+    let outcome = run_file(&db, file, &Limits::default()).expect("runs");
+    assert_eq!(
+        outcome.holes[0].env,
+        [("xs".to_string(), "[1i32, 2i32]".to_string())]
+    );
+    assert_eq!(moves(code), 0);
+}
+
+#[test]
+fn data_held_twice_is_never_changed_in_place() {
+    let r = "type R = R { a: i32, b: i32 }\n";
+    // A record update and a match on a value that another variable still holds.
+    assert_eq!(
+        value(&format!("{r}let r = R {{ a = 1, b = 2 }} in let s = {{ r with {{ a = 5 }} }} in (r.a, s.a, s.b)")),
+        "(1i32, 5i32, 2i32)"
+    );
+    assert_eq!(
+        value("let xs = [1, 2] in (match xs when Cons a _ -> a when Empty -> 0, xs)"),
+        "(1i32, [1i32, 2i32])"
+    );
+    // Held once, the same update and match give the same values.
+    assert_eq!(
+        value(&format!("{r}fn bump : R -> R = \\r -> {{ r with {{ a = r.a + 1 }} }}\nmatch (bump (bump (R {{ a = 1, b = 2 }}))) when R {{a, b}} -> (a, b)")),
+        "(3i32, 2i32)"
+    );
+    assert_eq!(
+        value("fn second : List i32 -> i32 = \\xs -> match xs when Cons _ (Cons b _) -> b when _ -> 0\nsecond [7, 8, 9]"),
+        "8i32"
+    );
+}
