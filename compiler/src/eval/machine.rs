@@ -12,7 +12,7 @@ use super::dicts;
 use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
-use super::value::{Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
+use super::value::{truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault, RunError};
 
 /// Steps between two looks at the gas budget and the interrupt flag.
@@ -190,7 +190,7 @@ impl<'p> Machine<'p> {
         self.ctrl.clear();
         self.locals.clear();
         self.building.clear();
-        let v = result.map(|_| self.vals.pop().unwrap_or(Value::Unit));
+        let v = result.map(|_| self.vals.pop().unwrap_or_default());
         self.vals.clear();
         v
     }
@@ -202,7 +202,7 @@ impl<'p> Machine<'p> {
             match k {
                 K::Eval(id) => self.eval(prog, id)?,
                 K::Return { bp, cp } => {
-                    self.locals.truncate(self.bp);
+                    truncate(&mut self.locals, self.bp);
                     self.bp = bp as usize;
                     self.cp = cp as usize;
                 }
@@ -255,7 +255,7 @@ impl<'p> Machine<'p> {
                 },
                 K::Let(slot, body) => {
                     let v = self.pop();
-                    self.locals[self.bp + slot as usize] = v;
+                    self.locals[self.bp + slot as usize].set(v);
                     self.eval(prog, body)?;
                 }
                 K::Match(id) => {
@@ -358,7 +358,7 @@ impl<'p> Machine<'p> {
     }
 
     fn pop(&mut self) -> Value {
-        self.vals.pop().unwrap_or(Value::Unit)
+        self.vals.pop().unwrap_or_default()
     }
 
     fn pop_n(&mut self, n: usize) -> Vec<Value> {
@@ -748,7 +748,7 @@ impl<'p> Machine<'p> {
                 },
                 Code::Let { slot, value, body } => match self.quick_op(prog, *value) {
                     Some(v) => {
-                        self.locals[self.bp + *slot as usize] = v?;
+                        self.locals[self.bp + *slot as usize].set(v?);
                         Flow::Next(*body)
                     }
                     None => {
@@ -1006,7 +1006,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Flow, Fault> {
         let l = &self.prog.lambdas[lam as usize];
         if matches!(self.ctrl.last(), Some(K::Return { .. })) {
-            self.locals.truncate(self.bp);
+            truncate(&mut self.locals, self.bp);
         } else {
             self.ctrl.push(K::Return {
                 bp: self.bp as u32,
@@ -1026,7 +1026,7 @@ impl<'p> Machine<'p> {
             std::mem::swap(slot, arg);
         }
         if start + n == self.vals.len() {
-            self.vals.truncate(start);
+            truncate(&mut self.vals, start);
         } else {
             self.vals.drain(start..start + n);
         }
@@ -1065,7 +1065,7 @@ impl<'p> Machine<'p> {
         for slot in rest {
             *slot = Value::Unit;
         }
-        self.vals.truncate(start);
+        truncate(&mut self.vals, start);
         Some(Flow::Next(l.body))
     }
 
@@ -1118,7 +1118,7 @@ impl<'p> Machine<'p> {
                         1 => natives::unary(p, &self.vals[base + 1], list)?,
                         _ => natives::binary(p, &self.vals[base + 1], &self.vals[base + 2])?,
                     };
-                    self.vals.truncate(base);
+                    truncate(&mut self.vals, base);
                     self.vals.push(v);
                     return Ok(Flow::Done);
                 }
@@ -1132,7 +1132,7 @@ impl<'p> Machine<'p> {
             }
             Value::Stuck(_) => {
                 let args = self.vals.split_off(base + 1);
-                self.vals.truncate(base);
+                truncate(&mut self.vals, base);
                 self.vals.push(Value::stuck(Stuck::App { func: f, args }));
                 Ok(Flow::Done)
             }
@@ -1143,7 +1143,7 @@ impl<'p> Machine<'p> {
     fn not_a_function(&mut self, f: Value, base: usize) -> Result<Flow, Fault> {
         let names = Names::of(self.prog);
         let shown = names.print(&f);
-        self.vals.truncate(base);
+        truncate(&mut self.vals, base);
         Err(runtime(format!("{shown} is not a function")))
     }
 
@@ -1152,7 +1152,7 @@ impl<'p> Machine<'p> {
         let fields: Fields = std::iter::once(f.clone())
             .chain(self.vals.drain(base + 1..))
             .collect();
-        self.vals.truncate(base);
+        truncate(&mut self.vals, base);
         self.vals.push(Node::value(NodeKind::Partial, fields));
     }
 
@@ -1171,7 +1171,7 @@ impl<'p> Machine<'p> {
         }
         let rest = self.vals.split_off(base + 1 + arity);
         let args = self.vals.split_off(base + 1);
-        self.vals.truncate(base);
+        truncate(&mut self.vals, base);
         let v = make(args)?;
         self.vals.push(v);
         if rest.is_empty() {
@@ -1194,7 +1194,7 @@ impl<'p> Machine<'p> {
         let arity = self.prog.lambdas[lam as usize].arity as usize;
         if n == arity {
             let flow = self.enter(lam, base + 1, n, captures, group)?;
-            self.vals.truncate(base);
+            truncate(&mut self.vals, base);
             return Ok(flow);
         }
         if n < arity {
@@ -1282,7 +1282,7 @@ impl<'p> Machine<'p> {
                 }))
             }
         };
-        self.locals.truncate(self.bp);
+        truncate(&mut self.locals, self.bp);
         self.bp = bp;
         self.cp = cp;
         out
@@ -1303,7 +1303,7 @@ impl<'p> Machine<'p> {
     fn native_args<const N: usize>(&mut self, base: usize, n: usize) -> [Value; N] {
         let extra = self.vals.split_off(base + 1 + N);
         let mut args = self.vals.split_off(base + 1).into_iter();
-        self.vals.truncate(base);
+        truncate(&mut self.vals, base);
         if n > N {
             self.vals.extend(extra);
             self.ctrl.push(K::ApplyRest((n - N) as u32));
@@ -1375,7 +1375,7 @@ impl<'p> Machine<'p> {
             b.items.push(result);
             return Ok(());
         }
-        let x = self.vals.pop().unwrap_or(Value::Unit);
+        let x = self.vals.pop().unwrap_or_default();
         match result {
             Value::Bool(true) => {
                 if b.stuck.is_none() {
@@ -1426,7 +1426,7 @@ impl<'p> Machine<'p> {
             }
         }
         // The end of the list (or what stops the loop): `f` and the list go.
-        self.vals.truncate(top - 1);
+        truncate(&mut self.vals, top - 1);
         let built = self.building.pop().unwrap_or_default();
         let v = match &xs {
             Value::Tag(t) if *t == self.list.empty => match built.stuck {
@@ -1547,7 +1547,7 @@ impl<'p> Machine<'p> {
         };
         for (q, field) in subs.iter().zip(node.fields.iter_mut()) {
             if let Pat::Bind(s) = q {
-                self.locals[self.bp + *s as usize] = std::mem::take(field);
+                self.locals[self.bp + *s as usize].set(std::mem::take(field));
             }
         }
         true
@@ -1558,7 +1558,7 @@ impl<'p> Machine<'p> {
             return match p {
                 Pat::Wild => Matched::Yes,
                 Pat::Bind(s) => {
-                    self.locals[self.bp + *s as usize] = v.clone();
+                    self.locals[self.bp + *s as usize].set(v.clone());
                     Matched::Yes
                 }
                 _ => Matched::Stuck,
@@ -1567,7 +1567,7 @@ impl<'p> Machine<'p> {
         match p {
             Pat::Wild => Matched::Yes,
             Pat::Bind(s) => {
-                self.locals[self.bp + *s as usize] = v.clone();
+                self.locals[self.bp + *s as usize].set(v.clone());
                 Matched::Yes
             }
             Pat::Marked => Matched::Stuck,
@@ -1633,7 +1633,7 @@ impl<'p> Machine<'p> {
         for (p, v) in pairs {
             match p {
                 Pat::Wild => {}
-                Pat::Bind(s) => self.locals[self.bp + *s as usize] = v.clone(),
+                Pat::Bind(s) => self.locals[self.bp + *s as usize].set(v.clone()),
                 _ => match self.matches(p, v) {
                     Matched::Yes => {}
                     other => return other,

@@ -343,4 +343,30 @@ impl Value {
     pub fn is_stuck(&self) -> bool {
         matches!(self, Value::Stuck(_))
     }
+
+    /// Drops the value, running the drop glue (which is not inlined) only when it holds a
+    /// reference: most values dropped in a run are scalars, or the `Unit` a move left.
+    #[inline(always)]
+    pub fn release(self) {
+        match self {
+            Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_) => drop(self),
+            scalar => std::mem::forget(scalar),
+        }
+    }
+
+    /// Stores `v` in place of this value (`release`d).
+    #[inline(always)]
+    pub fn set(&mut self, v: Value) {
+        std::mem::replace(self, v).release();
+    }
+}
+
+/// Shortens `values` to `len`, releasing what is cut off (`Value::release`).
+#[inline]
+pub fn truncate(values: &mut Vec<Value>, len: usize) {
+    while values.len() > len {
+        if let Some(v) = values.pop() {
+            v.release();
+        }
+    }
 }
