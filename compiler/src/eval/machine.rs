@@ -559,29 +559,97 @@ impl<'p> Machine<'p> {
     #[inline]
     fn push_all(&mut self, prog: &Program, items: &[CodeId], then: K) -> Result<Flow, Fault> {
         for (i, id) in items.iter().enumerate() {
-            // Variables and constants, the most common operands, without a call; calls,
-            // constructions and the like, never quick, straight to the machine.
-            let quick = match &prog.code[*id as usize] {
-                Code::Prim1(..)
-                | Code::Prim2(..)
-                | Code::App(..)
-                | Code::Method { .. }
-                | Code::Literal { .. } => self.quick_op(prog, *id),
-                Code::Move(s) => Some(Ok(self.take_local(*s))),
-                other => self.peek_code(other).map(|v| Ok(v.clone())),
-            };
-            match quick {
+            match self.quick_item(prog, *id) {
                 Some(v) => self.vals.push(v?),
-                None => {
-                    self.ctrl.push(then);
-                    for rest in items[i + 1..].iter().rev() {
-                        self.ctrl.push(K::Eval(*rest));
-                    }
-                    return Ok(Flow::Next(*id));
-                }
+                None => return Ok(self.schedule(items, i, then)),
             }
         }
         Ok(Flow::Done)
+    }
+
+    /// An operand's value when it needs no machine step. Variables and constants, the
+    /// most common operands, are read without a call; calls, constructions and the like,
+    /// never quick, go straight to the machine.
+    #[inline(always)]
+    fn quick_item(&mut self, prog: &Program, id: CodeId) -> Option<Result<Value, Fault>> {
+        match &prog.code[id as usize] {
+            Code::Prim1(..)
+            | Code::Prim2(..)
+            | Code::App(..)
+            | Code::Method { .. }
+            | Code::Literal { .. } => self.quick_op(prog, id),
+            Code::Move(s) => Some(Ok(self.take_local(*s))),
+            other => self.peek_code(other).map(|v| Ok(v.clone())),
+        }
+    }
+
+    /// Schedules `then` after the operands `items[i..]` (the ones before are pushed), and
+    /// continues with `items[i]`.
+    fn schedule(&mut self, items: &[CodeId], i: usize, then: K) -> Flow {
+        self.ctrl.push(then);
+        for rest in items[i + 1..].iter().rev() {
+            self.ctrl.push(K::Eval(*rest));
+        }
+        Flow::Next(items[i])
+    }
+
+    /// A call of global `g`, a closure over nothing, not in tail position: quick
+    /// arguments are computed straight into the new frame's slots (no trip through the
+    /// value stack). At the first argument that needs the machine, those computed so far
+    /// move to the value stack and the call goes the general way (`K::CallGlobal`).
+    fn call_global_direct(
+        &mut self,
+        prog: &'p Program,
+        g: u32,
+        lam: u32,
+        args: &[CodeId],
+    ) -> Result<Flow, Fault> {
+        let bp = self.locals.len();
+        for (i, id) in args.iter().enumerate() {
+            match self.quick_item(prog, *id) {
+                Some(Ok(v)) => self.locals.push(v),
+                Some(Err(e)) => {
+                    truncate(&mut self.locals, bp);
+                    return Err(e);
+                }
+                None => {
+                    let done = self.locals.drain(bp..).collect::<Vec<_>>();
+                    self.vals.extend(done);
+                    return Ok(self.schedule(args, i, K::CallGlobal(g, args.len() as u32)));
+                }
+            }
+        }
+        let l = &prog.lambdas[lam as usize];
+        self.ctrl.push(K::Return {
+            bp: self.bp as u32,
+            cp: self.cp as u32,
+        });
+        self.bp = bp;
+        self.locals
+            .resize_with(bp + l.slots.max(args.len() as u32) as usize, Value::default);
+        self.cp = self.locals.len();
+        if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
+        {
+            return Err(Box::new(RunError::StackOverflow));
+        }
+        Ok(Flow::Next(l.body))
+    }
+
+    /// The lambda of global `g` when a call of it with `n` arguments can place them
+    /// straight into its frame (`call_global_direct`): an evaluated closure over nothing
+    /// that takes `n` parameters, called from a position that is not a tail.
+    #[inline(always)]
+    fn direct_callee(&self, g: u32, n: usize) -> Option<u32> {
+        let GlobalState::Done(Value::Node(node)) = &self.globals[g as usize] else {
+            return None;
+        };
+        let NodeKind::Closure(l) = node.kind else {
+            return None;
+        };
+        let direct = node.fields.is_empty()
+            && self.prog.lambdas[l as usize].arity as usize == n
+            && !matches!(self.ctrl.last(), Some(K::Return { .. }));
+        direct.then_some(l)
     }
 
     /// Evaluates `id`, pushing its value (or scheduling what computes it). Subexpressions
@@ -690,6 +758,8 @@ impl<'p> Machine<'p> {
                             self.ctrl.push(K::Eval(*a));
                         }
                         Flow::Next(*func)
+                    } else if let Some(lam) = self.direct_callee(*g, args.len()) {
+                        self.call_global_direct(prog, *g, lam, args)?
                     } else {
                         match self.push_all(prog, args, K::CallGlobal(*g, args.len() as u32))? {
                             Flow::Done => self.call_global(*g, args.len())?,
