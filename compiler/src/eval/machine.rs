@@ -477,6 +477,13 @@ impl<'p> Machine<'p> {
     /// `QUICK_DEPTH` deep).
     #[inline(always)]
     fn quick_op(&self, prog: &Program, id: CodeId) -> Option<Result<Value, Fault>> {
+        // The commonest case, a native on two variables or constants (`n < 2`, `k - 1`),
+        // inline.
+        if let Code::Prim2(p, a, b) = &prog.code[id as usize] {
+            if let (Some(x), Some(y)) = (self.peek(prog, *a), self.peek(prog, *b)) {
+                return Some(natives::binary(*p, x, y));
+            }
+        }
         self.quick_at(prog, id, QUICK_DEPTH)
     }
 
