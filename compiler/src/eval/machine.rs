@@ -1630,6 +1630,10 @@ impl<'p> Machine<'p> {
         true
     }
 
+    /// Whether `v` matches `p`, binding its variables. Constructor and tuple patterns,
+    /// the common ones, are decided here (inlined into `all`); the others in
+    /// `matches_other`.
+    #[inline]
     fn matches(&mut self, p: &Pat, v: &Value) -> Matched {
         if let Value::Stuck(_) = v {
             return match p {
@@ -1647,13 +1651,6 @@ impl<'p> Machine<'p> {
                 self.locals[self.bp + *s as usize].set(v.clone());
                 Matched::Yes
             }
-            Pat::Marked => Matched::Stuck,
-            Pat::Int(text) | Pat::Float(text) => match literal_equals(text, v) {
-                Some(true) => Matched::Yes,
-                _ => Matched::No,
-            },
-            Pat::Str(s) => yes_if(matches!(v, Value::Str(x) if x.as_str() == &**s)),
-            Pat::Bool(b) => yes_if(matches!(v, Value::Bool(x) if x == b)),
             Pat::Ctor(c, subs) => match v {
                 Value::Tag(t) => yes_if(t == c && subs.is_empty()),
                 Value::Node(n) if matches!(n.kind, NodeKind::Data(t) if t == *c) => {
@@ -1670,6 +1667,23 @@ impl<'p> Machine<'p> {
                 }
                 _ => Matched::No,
             },
+            _ => self.matches_other(p, v),
+        }
+    }
+
+    /// `matches` for literal, record and marked patterns, on a value that is not
+    /// indeterminate.
+    #[inline(never)]
+    fn matches_other(&mut self, p: &Pat, v: &Value) -> Matched {
+        match p {
+            Pat::Wild | Pat::Bind(_) | Pat::Ctor(..) | Pat::Tuple(_) => self.matches(p, v),
+            Pat::Marked => Matched::Stuck,
+            Pat::Int(text) | Pat::Float(text) => match literal_equals(text, v) {
+                Some(true) => Matched::Yes,
+                _ => Matched::No,
+            },
+            Pat::Str(s) => yes_if(matches!(v, Value::Str(x) if x.as_str() == &**s)),
+            Pat::Bool(b) => yes_if(matches!(v, Value::Bool(x) if x == b)),
             Pat::Fields(fs) => {
                 let record = match v {
                     Value::Node(n)
