@@ -408,6 +408,21 @@ pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
 /// `binary` beyond its inlined common case.
 #[inline(never)]
 fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
+    // Comparisons of two strings (the keys of search trees), without the general dispatch.
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        let answer = match op {
+            Prim::Eq => Some(x == y),
+            Prim::Ne => Some(x != y),
+            Prim::Lt => Some(x < y),
+            Prim::Le => Some(x <= y),
+            Prim::Gt => Some(x > y),
+            Prim::Ge => Some(x >= y),
+            _ => None,
+        };
+        if let Some(b) = answer {
+            return Ok(Value::Bool(b));
+        }
+    }
     if a.is_stuck() || b.is_stuck() {
         return Ok(Value::stuck(Stuck::Op {
             op: op.symbol(),
