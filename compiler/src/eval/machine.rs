@@ -632,8 +632,10 @@ impl<'p> Machine<'p> {
             cp: self.cp as u32,
         });
         self.bp = bp;
-        self.locals
-            .resize_with(bp + l.slots.max(args.len() as u32) as usize, Value::default);
+        grow(
+            &mut self.locals,
+            bp + l.slots.max(args.len() as u32) as usize,
+        );
         self.cp = self.locals.len();
         if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
         {
@@ -1094,8 +1096,7 @@ impl<'p> Machine<'p> {
         // The arguments are swapped into the new frame's first slots (the generic
         // `extend(drain(..))` cost more than the rest of a call together).
         let bp = self.bp;
-        self.locals
-            .resize_with(bp + l.slots.max(n as u32) as usize, Value::default);
+        grow(&mut self.locals, bp + l.slots.max(n as u32) as usize);
         for (slot, arg) in self.locals[bp..bp + n]
             .iter_mut()
             .zip(&mut self.vals[start..start + n])
@@ -1345,8 +1346,7 @@ impl<'p> Machine<'p> {
         let (bp, cp) = (self.bp, self.cp);
         self.bp = self.locals.len();
         self.locals.extend(args);
-        self.locals
-            .resize_with(self.bp + l.slots.max(N as u32) as usize, Value::default);
+        grow(&mut self.locals, self.bp + l.slots.max(N as u32) as usize);
         self.cp = self.locals.len();
         self.locals.extend_from_slice(&node.fields);
         let out = match self.quick_op(self.prog, l.body) {
@@ -1732,6 +1732,15 @@ impl<'p> Machine<'p> {
             }
         }
         Matched::Yes
+    }
+}
+
+/// Extends a frame to `len` slots with `Unit` (a frame's locals before they are bound).
+#[inline(always)]
+fn grow(locals: &mut Vec<Value>, len: usize) {
+    if len > locals.len() {
+        let k = len - locals.len();
+        locals.extend((0..k).map(|_| Value::Unit));
     }
 }
 
