@@ -249,3 +249,25 @@ fn data_held_twice_is_never_changed_in_place() {
         "8i32"
     );
 }
+
+#[test]
+fn calls_that_place_their_arguments_in_the_new_frame_keep_values_errors_and_limits() {
+    // Quick arguments go straight into the callee's frame; an argument that needs the
+    // machine (`f (n - 1)`) sends those already computed the general way.
+    let g = "fn g : i32 -> i32 -> i32 = \\a b -> a * 10 + b\n";
+    let f = "fn f : i32 -> i32 = \\n -> if n == 0 then 0 else 1 + g n (f (n - 1))\n";
+    assert_eq!(value(&format!("{g}{f}f 3")), "63i32");
+    // An error in a quick argument stops the run as before.
+    let err = run(&format!("{g}1 + g (10 % (0 is i32)) 2")).expect_err("divides by 0");
+    assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
+    // Deep non-tail recursion still stops at the stack limit.
+    let db = Database::new();
+    let deep = "fn d : i32 -> i32 = \\n -> if n == 0 then 0 else 1 + d (n - 1)\nd 100000";
+    let file = db.add_file("main.rex", deep);
+    let limits = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let outcome = run_file(&db, file, &limits).map(|o| o.value);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+}
