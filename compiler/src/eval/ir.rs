@@ -241,6 +241,70 @@ pub fn record_names(code: &[Code], shape: CodeId) -> &[Rc<str>] {
     }
 }
 
+impl Code {
+    /// Calls `f` on each node this one refers to (not the bodies of lambdas it builds).
+    pub fn for_each_child(&self, mut f: impl FnMut(CodeId)) {
+        match self {
+            Code::Const(_)
+            | Code::Local(_)
+            | Code::Move(_)
+            | Code::Capture(_)
+            | Code::Member(_)
+            | Code::Global(_)
+            | Code::GlobalWith(..)
+            | Code::Method { .. }
+            | Code::Dict(_)
+            | Code::Literal { .. }
+            | Code::Lambda(_)
+            | Code::Hole(_)
+            | Code::Marked(_) => {}
+            Code::App(a, items)
+            | Code::CallGlobal {
+                func: a,
+                args: items,
+                ..
+            } => {
+                f(*a);
+                items.iter().for_each(|i| f(*i));
+            }
+            Code::CallMember(_, items)
+            | Code::Construct { args: items, .. }
+            | Code::Tuple(items)
+            | Code::List(items)
+            | Code::Record { values: items, .. } => items.iter().for_each(|i| f(*i)),
+            Code::Prim1(_, a)
+            | Code::Field { base: a, .. }
+            | Code::TupleField { base: a, .. }
+            | Code::LetRec { body: a, .. } => f(*a),
+            Code::Prim2(_, a, b) | Code::And(a, b) | Code::Or(a, b) => {
+                f(*a);
+                f(*b);
+            }
+            Code::If(a, b, c) => {
+                f(*a);
+                f(*b);
+                f(*c);
+            }
+            Code::Let { value, body, .. } => {
+                f(*value);
+                f(*body);
+            }
+            Code::Match { scrutinee, arms } => {
+                f(*scrutinee);
+                arms.iter().for_each(|(_, b)| f(*b));
+            }
+            Code::MatchTuple { items, arms } => {
+                items.iter().for_each(|i| f(*i));
+                arms.iter().for_each(|(_, b)| f(*b));
+            }
+            Code::Update { base, values, .. } => {
+                f(*base);
+                values.iter().for_each(|i| f(*i));
+            }
+        }
+    }
+}
+
 /// Where field `name` is among a record's `names`. The lowering shares one string per
 /// field name, so the pointers are compared first and the text only when none is equal.
 #[inline]

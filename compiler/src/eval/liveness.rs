@@ -231,68 +231,7 @@ fn shared_nodes(prog: &Program) -> Vec<bool> {
         count(lam.body);
     }
     for code in &prog.code {
-        for_each_child(code, &mut count);
+        code.for_each_child(&mut count);
     }
     parents.into_iter().map(|p| p > 1).collect()
-}
-
-pub(super) fn for_each_child(code: &Code, f: &mut impl FnMut(CodeId)) {
-    match code {
-        Code::Const(_)
-        | Code::Local(_)
-        | Code::Move(_)
-        | Code::Capture(_)
-        | Code::Member(_)
-        | Code::Global(_)
-        | Code::GlobalWith(..)
-        | Code::Method { .. }
-        | Code::Dict(_)
-        | Code::Literal { .. }
-        | Code::Lambda(_)
-        | Code::Hole(_)
-        | Code::Marked(_) => {}
-        Code::App(a, items)
-        | Code::CallGlobal {
-            func: a,
-            args: items,
-            ..
-        } => {
-            f(*a);
-            items.iter().for_each(|i| f(*i));
-        }
-        Code::CallMember(_, items)
-        | Code::Construct { args: items, .. }
-        | Code::Tuple(items)
-        | Code::List(items)
-        | Code::Record { values: items, .. } => items.iter().for_each(|i| f(*i)),
-        Code::Prim1(_, a)
-        | Code::Field { base: a, .. }
-        | Code::TupleField { base: a, .. }
-        | Code::LetRec { body: a, .. } => f(*a),
-        Code::Prim2(_, a, b) | Code::And(a, b) | Code::Or(a, b) => {
-            f(*a);
-            f(*b);
-        }
-        Code::If(a, b, c) => {
-            f(*a);
-            f(*b);
-            f(*c);
-        }
-        Code::Let { value, body, .. } => {
-            f(*value);
-            f(*body);
-        }
-        Code::Match { scrutinee, arms } => {
-            f(*scrutinee);
-            arms.iter().for_each(|(_, b)| f(*b));
-        }
-        Code::MatchTuple { items, arms } => {
-            items.iter().for_each(|i| f(*i));
-            arms.iter().for_each(|(_, b)| f(*b));
-        }
-        Code::Update { base, values, .. } => {
-            f(*base);
-            values.iter().for_each(|i| f(*i));
-        }
-    }
 }

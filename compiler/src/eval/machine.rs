@@ -620,8 +620,7 @@ impl<'p> Machine<'p> {
                     return Err(e);
                 }
                 None => {
-                    let done = self.locals.drain(bp..).collect::<Vec<_>>();
-                    self.vals.extend(done);
+                    self.vals.extend(self.locals.drain(bp..));
                     return Ok(self.schedule(args, i, K::CallGlobal(g, args.len() as u32)));
                 }
             }
@@ -637,11 +636,18 @@ impl<'p> Machine<'p> {
             bp + l.slots.max(args.len() as u32) as usize,
         );
         self.cp = self.locals.len();
+        self.check_stack()?;
+        Ok(Flow::Next(l.body))
+    }
+
+    /// Stops the run when the frames or the continuations outgrow the stack limit.
+    #[inline]
+    fn check_stack(&self) -> Result<(), Fault> {
         if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
         {
             return Err(Box::new(RunError::StackOverflow));
         }
-        Ok(Flow::Next(l.body))
+        Ok(())
     }
 
     /// The lambda of global `g` when a call of it with `n` arguments can place them
@@ -1113,10 +1119,7 @@ impl<'p> Machine<'p> {
             self.locals.push(g.clone());
         }
         self.locals.extend_from_slice(captures);
-        if self.locals.len() > self.settings.max_stack || self.ctrl.len() > self.settings.max_stack
-        {
-            return Err(Box::new(RunError::StackOverflow));
-        }
+        self.check_stack()?;
         Ok(Flow::Next(l.body))
     }
 

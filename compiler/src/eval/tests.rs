@@ -197,7 +197,7 @@ fn moves(code: &str) -> usize {
         match &prog.code[id as usize] {
             Code::Move(_) => count += 1,
             Code::Lambda(l) => todo.push(prog.lambdas[*l as usize].body),
-            c => super::liveness::for_each_child(c, &mut |k| todo.push(k)),
+            c => c.for_each_child(|k| todo.push(k)),
         }
     }
     count
