@@ -271,3 +271,24 @@ fn calls_that_place_their_arguments_in_the_new_frame_keep_values_errors_and_limi
     let outcome = run_file(&db, file, &limits).map(|o| o.value);
     assert_eq!(outcome, Err(RunError::StackOverflow));
 }
+
+#[test]
+fn partial_applications_put_their_saved_arguments_first() {
+    let f =
+        "fn f : i32 -> i32 -> i32 -> i32 -> i32 = \\a b c d -> a * 1000 + b * 100 + c * 10 + d\n";
+    // One or three saved arguments, completed by one call or by several.
+    assert_eq!(value(&format!("{f}(f 1) 2 3 4")), "1234i32");
+    assert_eq!(value(&format!("{f}(f 1 2 3) 4")), "1234i32");
+    assert_eq!(value(&format!("{f}((f 1 2) 3) 4")), "1234i32");
+    assert_eq!(
+        value(&format!("{f}map (f 1 2 3) [4, 5]")),
+        "[1234i32, 1235i32]"
+    );
+    assert_eq!(
+        value(&format!("{f}map (\\g -> g 8 7) (map (f 9) [1, 2])")),
+        "[9187i32, 9287i32]"
+    );
+    // More arguments than the function takes: the result is applied to the rest.
+    let g = "fn g : i32 -> i32 -> (i32 -> i32) = \\a b -> \\c -> a - b - c\n";
+    assert_eq!(value(&format!("{g}(g 10) 3 2")), "5i32");
+}
