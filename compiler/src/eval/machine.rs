@@ -1701,6 +1701,27 @@ impl<'p> Machine<'p> {
                     Value::Node(n) => match &n.kind {
                         NodeKind::Record(shape) => {
                             let names = record_names(&self.prog.code, *shape);
+                            if fs
+                                .iter()
+                                .all(|(_, sub)| matches!(sub, Pat::Bind(_) | Pat::Wild))
+                            {
+                                // No part can fail or stick: each is bound as its field is
+                                // found, looked for first where the pattern has it.
+                                for (k, (name, sub)) in fs.iter().enumerate() {
+                                    let found = match names.get(k) {
+                                        Some(x) if Rc::ptr_eq(x, name) => Some(k),
+                                        _ => field_index(names, name),
+                                    };
+                                    let Some(i) = found else {
+                                        return Matched::No;
+                                    };
+                                    if let Pat::Bind(s) = sub {
+                                        let part = n.fields[i].clone();
+                                        self.locals[self.bp + *s as usize].set(part);
+                                    }
+                                }
+                                return Matched::Yes;
+                            }
                             // Every field first (a missing one fails the match before any
                             // part is looked at), then the parts in the pattern's order.
                             if fs

@@ -292,3 +292,25 @@ fn partial_applications_put_their_saved_arguments_first() {
     let g = "fn g : i32 -> i32 -> (i32 -> i32) = \\a b -> \\c -> a - b - c\n";
     assert_eq!(value(&format!("{g}(g 10) 3 2")), "5i32");
 }
+
+#[test]
+fn record_patterns_find_fields_in_any_order() {
+    // Built in one order, matched in the same order, in another, and in part.
+    let m = |arms: &str| {
+        value(&format!(
+            "type P = P {{ a: i32, b: i32, c: i32 }}\n\
+             let x = P {{ c = 3, a = 1, b = 2 }} in match x {arms}"
+        ))
+    };
+    assert_eq!(m("when P {c, a, b} -> a * 100 + b * 10 + c"), "123i32");
+    assert_eq!(m("when P {a, b, c} -> a * 100 + b * 10 + c"), "123i32");
+    assert_eq!(m("when P {b} -> b"), "2i32");
+    // A part that can fail still decides the arm.
+    assert_eq!(m("when P { a: 5, b: b } -> b when P { c: c } -> c"), "3i32");
+    assert_eq!(m("when P { a: 1, b: b } -> b when P { c: c } -> c"), "2i32");
+    // Plain records.
+    assert_eq!(
+        value("match { a = 1, b = 2 } when {a, b} -> a + b when {a} -> a"),
+        "3i32"
+    );
+}
