@@ -1175,7 +1175,14 @@ impl<'p> Machine<'p> {
                     let saved = node.fields.len() - 1;
                     self.vals[base] = inner;
                     self.vals.extend_from_slice(&node.fields[1..]);
-                    self.vals[base + 1..].rotate_right(saved);
+                    if saved == 1 {
+                        // The common case (`map (f x) xs`) without the rotation's copies.
+                        for i in (base + 1..base + 1 + n).rev() {
+                            self.vals.swap(i, i + 1);
+                        }
+                    } else {
+                        self.vals[base + 1..].rotate_right(saved);
+                    }
                     self.call(n + saved)
                 }
                 _ => self.not_a_function(f, base),
