@@ -305,6 +305,16 @@ impl Code {
     }
 }
 
+/// `field_index`, looking first at position `guess` (a pattern's fields are usually in
+/// the order the record was built in).
+#[inline]
+pub fn field_index_near(names: &[Rc<str>], name: &Rc<str>, guess: usize) -> Option<usize> {
+    match names.get(guess) {
+        Some(x) if Rc::ptr_eq(x, name) => Some(guess),
+        _ => field_index(names, name),
+    }
+}
+
 /// Where field `name` is among a record's `names`. The lowering shares one string per
 /// field name, so the pointers are compared first and the text only when none is equal.
 #[inline]

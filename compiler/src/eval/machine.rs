@@ -1715,11 +1715,7 @@ impl<'p> Machine<'p> {
                                 // No part can fail or stick: each is bound as its field is
                                 // found, looked for first where the pattern has it.
                                 for (k, (name, sub)) in fs.iter().enumerate() {
-                                    let found = match names.get(k) {
-                                        Some(x) if Rc::ptr_eq(x, name) => Some(k),
-                                        _ => field_index(names, name),
-                                    };
-                                    let Some(i) = found else {
+                                    let Some(i) = field_index_near(names, name, k) else {
                                         return Matched::No;
                                     };
                                     if let Pat::Bind(s) = sub {
