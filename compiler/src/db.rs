@@ -585,8 +585,8 @@ pub fn prelude_errors(db: &dyn salsa::Database, prelude: Prelude) -> Vec<Diagnos
     for (index, d) in &env.prelude_diagnostics {
         push(*index as usize, d);
     }
-    for (index, types) in prelude_types(db, prelude).iter().enumerate() {
-        for d in &types.diagnostics {
+    for index in 0..parsed.items.len() {
+        for d in &prelude_item_types(db, prelude, index as u32).diagnostics {
             push(index, d);
         }
     }
@@ -660,18 +660,14 @@ pub fn prelude_env(db: &dyn salsa::Database, prelude: Prelude) -> Env {
     Env::build(&parse(db, prelude.file(db)).items, &[])
 }
 
-/// The prelude's items checked as their own program, once for every file that runs.
+/// Prelude item `index` checked in the prelude's own program. One query per item: a run
+/// checks only the items its program uses (`eval::lower` asks for them as it reaches
+/// them), instead of all two hundred.
 #[salsa::tracked(returns(ref))]
-pub fn prelude_types(db: &dyn salsa::Database, prelude: Prelude) -> Vec<ItemTypes> {
+pub fn prelude_item_types(db: &dyn salsa::Database, prelude: Prelude, index: u32) -> ItemTypes {
     let parsed = parse(db, prelude.file(db));
-    let env = prelude_env(db, prelude);
-    parsed
-        .items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let at = ItemRef::prelude(index as u32);
-            check_item(env, item, at)
-        })
-        .collect()
+    match parsed.items.get(index as usize) {
+        Some(item) => check_item(prelude_env(db, prelude), item, ItemRef::prelude(index)),
+        None => ItemTypes::default(),
+    }
 }

@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use super::demand::{Demand, Needed};
 use super::dicts::{new_dict, super_dict};
 use super::ir::Pat;
 use super::ir::*;
@@ -21,7 +22,7 @@ use crate::syntax::ast::*;
 /// One item to lower, with what the checker learned about it.
 pub struct ItemInput<'a> {
     pub item: &'a Item,
-    pub types: &'a ItemTypes,
+    pub types: Checked<'a>,
     /// Its names: the binder of every local use.
     pub names: &'a ItemNames,
     /// The environment the item was checked in (its file's scope).
@@ -32,6 +33,26 @@ pub struct ItemInput<'a> {
 impl ItemInput<'_> {
     fn prelude(&self) -> bool {
         self.at.is_prelude()
+    }
+}
+
+/// What the checker learned about an item: at hand, or asked for (`check(index)`) when
+/// the item is lowered, which only an item the program uses is (`demand`).
+#[derive(Clone, Copy)]
+pub enum Checked<'a> {
+    Done(&'a ItemTypes),
+    OnDemand {
+        check: &'a dyn Fn(u32) -> &'a ItemTypes,
+        index: u32,
+    },
+}
+
+impl<'a> Checked<'a> {
+    fn get(self) -> &'a ItemTypes {
+        match self {
+            Checked::Done(types) => types,
+            Checked::OnDemand { check, index } => check(index),
+        }
     }
 }
 
@@ -107,6 +128,8 @@ pub struct Lowerer<'a> {
     /// One shared string per field name, so that the machine finds a field by comparing
     /// pointers (`ir::field_index`).
     field_names: HashMap<String, Rc<str>>,
+    /// The globals and instances referred to so far.
+    demand: Demand,
 }
 
 impl<'a> Lowerer<'a> {
@@ -141,17 +164,18 @@ impl<'a> Lowerer<'a> {
             list,
             native_methods: HashMap::new(),
             field_names: HashMap::new(),
+            demand: Demand::default(),
         }
     }
 
-    /// Lowers the whole program (the prelude's, the modules' and the root file's items),
-    /// then the root file's result expression.
+    /// Lowers the program: the root file's and its modules' items, the root file's result
+    /// expression, and the prelude's functions and instances they use (`demand`).
     pub fn lower_program(mut self, inputs: &[ItemInput<'_>]) -> Program {
         let by_ref: HashMap<ItemRef, usize> =
             inputs.iter().enumerate().map(|(i, x)| (x.at, i)).collect();
         // Globals first, so bodies can refer to any of them.
-        let mut bodies = Vec::new();
-        for input in inputs {
+        let mut sources = Vec::new();
+        for (k, input) in inputs.iter().enumerate() {
             if let ItemKind::Fn(decl) = &input.item.kind {
                 let dicts = crate::check::env::fn_scheme(self.env, input.item, decl)
                     .map(|(s, _)| s.preds.len() as u32)
@@ -164,37 +188,21 @@ impl<'a> Lowerer<'a> {
                     dicts,
                 });
                 self.globals.insert(input.at, id);
-                bodies.push((id, input));
+                sources.push(k);
             }
         }
         self.declare_instances(inputs, &by_ref);
-        for (id, input) in bodies {
-            let ItemKind::Fn(decl) = &input.item.kind else {
-                continue;
-            };
-            let dicts = self.program.globals[id as usize].dicts;
-            let native = input.prelude() && Prim::by_name(&decl.name.text).is_some();
-            let body = if native {
-                let code = self.program.add(Code::Const(Value::Unit));
-                self.program.add_lambda(Lambda {
-                    arity: 0,
-                    slots: 0,
-                    captures: Box::new([]),
-                    body: code,
-                })
-            } else {
-                let mut cx = ItemLowering::new(&mut self, input);
-                cx.body(dicts, |cx| {
-                    if decl.params.is_empty() {
-                        cx.expr(decl.body)
-                    } else {
-                        cx.named_lambda(decl.params.len(), decl.body)
-                    }
-                })
-            };
-            self.program.globals[id as usize].body = body;
+        self.demand = Demand::new(sources.len(), self.env.instances.len());
+        for (g, k) in sources.iter().enumerate() {
+            if !inputs[*k].prelude() {
+                self.demand.global(g as u32);
+            }
         }
-        self.define_instances(inputs, &by_ref);
+        for (i, inst) in self.env.instances.iter().enumerate() {
+            if !inst.origin.is_prelude() {
+                self.demand.instance(i as u32);
+            }
+        }
         if let Some(input) = inputs
             .iter()
             .rev()
@@ -206,8 +214,42 @@ impl<'a> Lowerer<'a> {
                 self.program.main = Some(main);
             }
         }
+        while let Some(next) = self.demand.take() {
+            match next {
+                Needed::Global(g) => self.lower_global(g, &inputs[sources[g as usize]]),
+                Needed::Instance(i) => self.lower_instance(i as usize, inputs, &by_ref),
+            }
+        }
         super::liveness::mark_last_uses(&mut self.program);
         self.program
+    }
+
+    /// Lowers the body of global `id`, the `fn` item `input`.
+    fn lower_global(&mut self, id: u32, input: &ItemInput<'_>) {
+        let ItemKind::Fn(decl) = &input.item.kind else {
+            return;
+        };
+        let dicts = self.program.globals[id as usize].dicts;
+        let native = input.prelude() && Prim::by_name(&decl.name.text).is_some();
+        let body = if native {
+            let code = self.program.add(Code::Const(Value::Unit));
+            self.program.add_lambda(Lambda {
+                arity: 0,
+                slots: 0,
+                captures: Box::new([]),
+                body: code,
+            })
+        } else {
+            let mut cx = ItemLowering::new(self, input);
+            cx.body(dicts, |cx| {
+                if decl.params.is_empty() {
+                    cx.expr(decl.body)
+                } else {
+                    cx.named_lambda(decl.params.len(), decl.body)
+                }
+            })
+        };
+        self.program.globals[id as usize].body = body;
     }
 
     /// The shared string of field name `name`.
@@ -282,33 +324,36 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn define_instances(&mut self, inputs: &[ItemInput<'_>], by_ref: &HashMap<ItemRef, usize>) {
+    /// Lowers the methods of instance `i`; the instances its superclass dictionaries come
+    /// from are needed with it.
+    fn lower_instance(
+        &mut self,
+        i: usize,
+        inputs: &[ItemInput<'_>],
+        by_ref: &HashMap<ItemRef, usize>,
+    ) {
+        for code in self.program.instances[i].supers.clone() {
+            self.demand.dict(&code);
+        }
         let env = self.env;
-        for i in 0..env.instances.len() {
-            let inst = &env.instances[i];
-            let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
+        let inst = &env.instances[i];
+        let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
+            return;
+        };
+        let ItemKind::Instance(decl) = &input.item.kind else {
+            return;
+        };
+        let Some(class) = env.classes.get(&inst.class) else {
+            return;
+        };
+        let params = inst.context.len() as u32 + 1;
+        for m in &decl.methods {
+            let Some(index) = class.methods.iter().position(|n| **n == *m.name.text) else {
                 continue;
             };
-            let ItemKind::Instance(decl) = &input.item.kind else {
-                continue;
-            };
-            let Some(class) = env.classes.get(&inst.class) else {
-                continue;
-            };
-            let params = inst.context.len() as u32 + 1;
-            let methods: Vec<(usize, ExprId)> = decl
-                .methods
-                .iter()
-                .filter_map(|m| {
-                    let index = class.methods.iter().position(|n| **n == *m.name.text)?;
-                    Some((index, m.body))
-                })
-                .collect();
-            for (index, body) in methods {
-                let mut cx = ItemLowering::new(self, input);
-                let lambda = cx.body(params, |cx| cx.expr(body));
-                self.program.instances[i].methods[index] = Some(lambda);
-            }
+            let mut cx = ItemLowering::new(self, input);
+            let lambda = cx.body(params, |cx| cx.expr(m.body));
+            self.program.instances[i].methods[index] = Some(lambda);
         }
     }
 
@@ -334,9 +379,11 @@ impl<'a> Lowerer<'a> {
 }
 
 /// Lowering one item's bodies.
-struct ItemLowering<'l, 'a, 'i> {
+struct ItemLowering<'l, 'a, 'i, 't> {
     lw: &'l mut Lowerer<'a>,
-    input: &'i ItemInput<'i>,
+    input: &'i ItemInput<'t>,
+    /// What the checker learned about the item.
+    types: &'i ItemTypes,
     /// Item-relative spans of the checker's errors: nodes there are indeterminate.
     errors: HashSet<Span>,
     let_preds: HashMap<PatId, LetDicts>,
@@ -350,17 +397,16 @@ struct ItemLowering<'l, 'a, 'i> {
     static_let: HashMap<(PatId, u32), Evidence>,
 }
 
-impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
-    fn new(lw: &'l mut Lowerer<'a>, input: &'i ItemInput<'i>) -> Self {
-        let errors = input
-            .types
+impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
+    fn new(lw: &'l mut Lowerer<'a>, input: &'i ItemInput<'t>) -> Self {
+        let types = input.types.get();
+        let errors = types
             .diagnostics
             .iter()
             .filter(|d| d.is_error())
             .map(|d| d.span)
             .collect();
-        let let_preds = input
-            .types
+        let let_preds = types
             .let_preds
             .iter()
             .map(|l| (l.binding, l.clone()))
@@ -383,6 +429,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
         ItemLowering {
             lw,
             input,
+            types,
             errors,
             let_preds,
             frames: Vec::new(),
@@ -526,15 +573,21 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     // ------------------------------------------------------------------ evidence
 
     fn evidence(&self, span: Span, index: u32) -> Evidence {
-        self.input
-            .types
+        self.types
             .evidence
             .get(&(span, index))
             .cloned()
             .unwrap_or(Evidence::Unresolved)
     }
 
+    /// The dictionary code for `ev`; the instances it can build are needed (`demand`).
     fn dict(&mut self, ev: &Evidence) -> DictCode {
+        let code = self.dict_code(ev);
+        self.lw.demand.dict(&code);
+        code
+    }
+
+    fn dict_code(&mut self, ev: &Evidence) -> DictCode {
         let specialised;
         let ev = if self.static_let.is_empty() {
             ev
@@ -557,12 +610,12 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 }
             }
             Evidence::Super { of, index } => DictCode::Super {
-                of: Box::new(self.dict(of)),
+                of: Box::new(self.dict_code(of)),
                 index: *index,
             },
             Evidence::Instance { instance, args } => DictCode::Build {
                 instance: *instance,
-                args: args.iter().map(|a| self.dict(a)).collect(),
+                args: args.iter().map(|a| self.dict_code(a)).collect(),
             },
             Evidence::Unresolved => DictCode::Static(None),
         }
@@ -624,7 +677,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 used = true;
                 for (k, group_index) in indices.iter().enumerate() {
                     // In terms of the enclosing specialised bindings' instances.
-                    let ev = self.specialise(self.input.types.evidence.get(&(span, k as u32))?);
+                    let ev = self.specialise(self.types.evidence.get(&(span, k as u32))?);
                     if !ev.is_instances_only() {
                         return None;
                     }
@@ -695,7 +748,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             }
             ExprKind::Binary { op, lhs, rhs } => match op.text.as_str() {
                 "::" => {
-                    let Some(cons) = self.input.types.ctors.expr(e) else {
+                    let Some(cons) = self.types.ctors.expr(e) else {
                         return self.marked(node.span);
                     };
                     let (l, r) = (self.expr(*lhs), self.expr(*rhs));
@@ -961,6 +1014,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             }
         }
         if let Some(g) = origin.and_then(|o| self.lw.globals.get(&o)).copied() {
+            self.lw.demand.global(g);
             let n = self.lw.program.globals[g as usize].dicts;
             if n == 0 {
                 return self.add(Code::Global(g));
@@ -1050,7 +1104,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
     /// The constructor the checker chose at node `e` (`C` or `M.C`), as a value; an
     /// indeterminate one where it chose none.
     fn ctor_at(&mut self, e: ExprId) -> CodeId {
-        let Some(id) = self.input.types.ctors.expr(e) else {
+        let Some(id) = self.types.ctors.expr(e) else {
             let span = self.arena().expr(e).span;
             return self.marked(span);
         };
@@ -1083,7 +1137,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
                 Literal::Bool(b) => Pat::Bool(*b),
             },
             PatKind::Ctor { args, .. } => {
-                let id = self.input.types.ctors.pat(p);
+                let id = self.types.ctors.pat(p);
                 let subs: Vec<Pat> = args.iter().map(|a| self.pat(*a)).collect();
                 match id {
                     Some(id) => Pat::Ctor(id as u32, subs.into()),
@@ -1103,7 +1157,7 @@ impl<'l, 'a, 'i> ItemLowering<'l, 'a, 'i> {
             PatKind::Cons(h, t) => {
                 // The `Cons` the checker chose (the prelude's list unless the scrutinee's
                 // type has its own).
-                let id = self.input.types.ctors.pat(p);
+                let id = self.types.ctors.pat(p);
                 let h = self.pat(*h);
                 let t = self.pat(*t);
                 let cons = id.map_or(self.lw.list.cons, |id| id as u32);

@@ -3,6 +3,7 @@
 //! to indeterminate values that carry the hole (Hazel): what depends on them stays
 //! indeterminate, everything else computes normally.
 
+pub mod demand;
 pub mod dicts;
 pub mod ir;
 pub mod liveness;
@@ -21,11 +22,11 @@ use std::sync::Arc;
 
 use crate::check::{FileRef, ItemRef};
 use crate::db::{
-    item_key, item_types_in, parse, prelude_env, prelude_types, program as program_info, Database,
-    SourceFile,
+    item_key, item_types_in, parse, prelude_env, prelude_item_types, program as program_info,
+    Database, SourceFile,
 };
 use crate::span::Span;
-use lower::{ItemInput, Lowerer};
+use lower::{Checked, ItemInput, Lowerer};
 use machine::{Machine, Settings};
 use print::Names;
 
@@ -182,24 +183,27 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
     })
 }
 
-/// The evaluator's form of `file`'s program: the prelude's items and those of the file
-/// and its modules, lowered.
+/// The evaluator's form of `file`'s program: the items of the file and its modules
+/// lowered, and those of the prelude they use, checked and lowered as they are reached
+/// (`demand`).
 fn lower_file(db: &Database, file: SourceFile) -> (ir::Program, natives::ListIds) {
     let prelude = db.prelude();
     let info = program_info(db, prelude, file);
     let env = &info.env.root;
     let prelude_env = prelude_env(db, prelude);
     let prelude_items = &parse(db, prelude.file(db)).items;
-    let prelude_checked = prelude_types(db, prelude);
     let prelude_names = crate::resolve::prelude_names(db, prelude);
+    let check_prelude = |index: u32| prelude_item_types(db, prelude, index);
     let mut inputs: Vec<ItemInput<'_>> = prelude_items
         .iter()
-        .zip(prelude_checked)
         .zip(prelude_names)
         .enumerate()
-        .map(|(i, ((item, types), names))| ItemInput {
+        .map(|(i, (item, names))| ItemInput {
             item,
-            types,
+            types: Checked::OnDemand {
+                check: &check_prelude,
+                index: i as u32,
+            },
             names,
             env: prelude_env,
             at: ItemRef::prelude(i as u32),
@@ -221,7 +225,7 @@ fn lower_file(db: &Database, file: SourceFile) -> (ir::Program, natives::ListIds
             };
             inputs.push(ItemInput {
                 item,
-                types: item_types_in(db, prelude, file, key),
+                types: Checked::Done(item_types_in(db, prelude, file, key)),
                 names: crate::resolve::item_names(db, key),
                 env: file_env,
                 at: ItemRef::new(at_file, i as u32),

@@ -111,13 +111,33 @@ fn reversed_results_stay_stuck_where_the_list_is() {
     );
 }
 
-/// The nodes lowered for `code` itself, after the prelude's.
+/// The nodes of `code`'s result expression, inner lambdas included.
 fn own_code(code: &str) -> Vec<Code> {
     let db = Database::new();
-    let empty = db.add_file("empty.rex", "");
-    let prelude_nodes = lower_file(&db, empty).0.code.len();
     let file = db.add_file("main.rex", code);
-    lower_file(&db, file).0.code[prelude_nodes..].to_vec()
+    let prog = lower_file(&db, file).0;
+    let main = prog.main.expect("a result expression");
+    reachable(&prog, prog.lambdas[main as usize].body)
+}
+
+/// The nodes reachable from node `root`, through the lambdas and rec groups it creates.
+fn reachable(prog: &super::ir::Program, root: u32) -> Vec<Code> {
+    let mut todo = vec![root];
+    let mut out = Vec::new();
+    while let Some(id) = todo.pop() {
+        let c = &prog.code[id as usize];
+        match c {
+            Code::Lambda(l) => todo.push(prog.lambdas[*l as usize].body),
+            Code::LetRec { group, .. } => {
+                let members = &prog.groups[*group as usize].members;
+                todo.extend(members.iter().map(|l| prog.lambdas[*l as usize].body));
+            }
+            _ => {}
+        }
+        c.for_each_child(|k| todo.push(k));
+        out.push(c.clone());
+    }
+    out
 }
 
 fn reads_a_dictionary(c: &Code) -> bool {
@@ -184,23 +204,17 @@ fn map_filter_and_fold_give_the_machines_values_for_functions_computed_in_place(
     assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
 }
 
-/// How many `Code::Move` reads the body of `code`'s function `f` has (inner lambdas
-/// included).
+/// How many `Code::Move` reads the body of `code`'s function `f` has (inner lambdas and
+/// rec groups included).
 fn moves(code: &str) -> usize {
     let db = Database::new();
     let file = db.add_file("main.rex", code);
     let prog = lower_file(&db, file).0;
     let f = prog.globals.iter().find(|g| &*g.name == "f").expect("f");
-    let mut todo = vec![prog.lambdas[f.body as usize].body];
-    let mut count = 0;
-    while let Some(id) = todo.pop() {
-        match &prog.code[id as usize] {
-            Code::Move(_) => count += 1,
-            Code::Lambda(l) => todo.push(prog.lambdas[*l as usize].body),
-            c => c.for_each_child(|k| todo.push(k)),
-        }
-    }
-    count
+    reachable(&prog, prog.lambdas[f.body as usize].body)
+        .iter()
+        .filter(|c| matches!(c, Code::Move(_)))
+        .count()
 }
 
 #[test]
