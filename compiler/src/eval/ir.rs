@@ -305,8 +305,9 @@ impl Code {
     }
 }
 
-/// `field_index`, looking first at position `guess` (a pattern's fields are usually in
-/// the order the record was built in).
+/// `field_index`, looking first at position `guess` (a record's names are sorted, and
+/// so are the parts of a record pattern that cannot fail: one naming every field finds
+/// each at its own position).
 #[inline]
 pub fn field_index_near(names: &[Rc<str>], name: &Rc<str>, guess: usize) -> Option<usize> {
     match names.get(guess) {

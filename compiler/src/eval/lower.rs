@@ -1163,8 +1163,8 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                 let cons = id.map_or(self.lw.list.cons, |id| id as u32);
                 Pat::Ctor(cons, Box::new([h, t]))
             }
-            PatKind::Dict(fields) => Pat::Fields(
-                fields
+            PatKind::Dict(fields) => {
+                let mut parts: Vec<(Rc<str>, Pat)> = fields
                     .iter()
                     .map(|f| {
                         let sub = match f.pat {
@@ -1175,8 +1175,18 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                         };
                         (self.lw.field_name(&f.name.text), sub)
                     })
-                    .collect(),
-            ),
+                    .collect();
+                // Parts that cannot fail are matched in any order: in the records' own
+                // (sorted) order, each is where the machine looks for it first
+                // (`field_index_near`). Parts that can fail keep the order written.
+                if parts
+                    .iter()
+                    .all(|(_, q)| matches!(q, Pat::Bind(_) | Pat::Wild))
+                {
+                    parts.sort_by(|a, b| a.0.cmp(&b.0));
+                }
+                Pat::Fields(parts.into())
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use super::dicts;
 use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
-use super::value::{truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
+use super::value::{pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault, RunError};
 
 /// Steps between two looks at the gas budget and the interrupt flag.
@@ -20,6 +20,11 @@ const CHECK_EVERY: u32 = 1 << 14;
 
 /// How deep natives on quick operands nest and still count as quick.
 const QUICK_DEPTH: u32 = 3;
+
+/// How many emptied `map`/`filter` result buffers are kept for re-use, and the largest
+/// kept (in values).
+const MAX_SPARE: usize = 8;
+const MAX_SPARE_LEN: usize = 1 << 12;
 
 /// At most this many reached holes keep their environment (the rest are counted).
 pub const MAX_RECORDED_HOLES: usize = 1000;
@@ -138,6 +143,9 @@ pub struct Machine<'p> {
     pub reached_total: u64,
     /// The results of the running `map`s and `filter`s, innermost last.
     building: Vec<Building>,
+    /// Emptied result buffers of finished `map`s and `filter`s, for the next ones (a
+    /// `map` over a short list per step of a loop otherwise grows a new one each time).
+    spare: Vec<Vec<Value>>,
     /// Lambdas whose body `apply_quick` found to need the machine.
     slow_bodies: Vec<bool>,
 }
@@ -171,6 +179,7 @@ impl<'p> Machine<'p> {
             reached: Vec::new(),
             reached_total: 0,
             building: Vec::new(),
+            spare: Vec::new(),
             slow_bodies: vec![false; prog.lambdas.len()],
         }
     }
@@ -279,7 +288,7 @@ impl<'p> Machine<'p> {
                 }
                 K::List(n) => {
                     let items = self.pop_n(n as usize);
-                    let v = self.build_list(items);
+                    let v = self.build_list(items.into_iter());
                     self.vals.push(v);
                 }
                 K::Record(id) => self.finish_record(prog, id),
@@ -378,6 +387,10 @@ impl<'p> Machine<'p> {
             };
         }
         let at = self.vals.len().saturating_sub(n);
+        if n > 2 {
+            // More parts than fit in place: one vector, copied out whole.
+            return Fields::from(self.vals.split_off(at));
+        }
         self.vals.drain(at..).collect()
     }
 
@@ -894,7 +907,7 @@ impl<'p> Machine<'p> {
                     let flow = self.push_all(prog, items, K::List(items.len() as u32))?;
                     if let Flow::Done = flow {
                         let items = self.pop_n(items.len());
-                        let v = self.build_list(items);
+                        let v = self.build_list(items.into_iter());
                         self.vals.push(v);
                     }
                     flow
@@ -1403,13 +1416,12 @@ impl<'p> Machine<'p> {
     /// of the list wait below its arguments for `K::FoldNext`), or pushes the result.
     /// Elements whose call `apply_quick` computes in place are folded in this loop.
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
-        while let Value::Node(node) = &xs {
+        while let Value::Node(node) = &mut xs {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
             }
-            let (y, rest) = match &node.fields[..] {
-                [y, rest] => (y.clone(), rest.clone()),
-                _ => return Err(runtime("broken list cell")),
+            let Some((y, rest)) = pair_parts(node) else {
+                return Err(runtime("broken list cell"));
             };
             xs = rest;
             match self.apply_quick(&f, [acc, y]) {
@@ -1448,7 +1460,8 @@ impl<'p> Machine<'p> {
         let [f, xs] = self.native_args::<2>(base, n);
         self.vals.push(f);
         self.vals.push(xs);
-        self.building.push(Building::default());
+        let items = self.spare.pop().unwrap_or_default();
+        self.building.push(Building { items, stuck: None });
         self.map_step(filter)
     }
 
@@ -1485,14 +1498,13 @@ impl<'p> Machine<'p> {
         let top = self.vals.len() - 1;
         let mut xs = std::mem::take(&mut self.vals[top]);
         let f = self.vals[top - 1].clone();
-        while let Value::Node(node) = &xs {
-            let (NodeKind::Data(c), [y, rest]) = (&node.kind, &node.fields[..]) else {
-                break;
-            };
-            if *c != self.list.cons {
+        while let Value::Node(node) = &mut xs {
+            if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
             }
-            let (y, rest) = (y.clone(), rest.clone());
+            let Some((y, rest)) = pair_parts(node) else {
+                break;
+            };
             let kept = if filter { Some(y.clone()) } else { None };
             match self.apply_quick(&f, [y]) {
                 Quick::Done(r) => {
@@ -1515,11 +1527,11 @@ impl<'p> Machine<'p> {
         }
         // The end of the list (or what stops the loop): `f` and the list go.
         truncate(&mut self.vals, top - 1);
-        let built = self.building.pop().unwrap_or_default();
+        let mut built = self.building.pop().unwrap_or_default();
         let v = match &xs {
             Value::Tag(t) if *t == self.list.empty => match built.stuck {
                 Some(stuck) => Value::stuck(Stuck::Match { scrutinee: stuck }),
-                None => self.build_list(built.items),
+                None => self.build_list(built.items.drain(..)),
             },
             // The fold stops on the tail (its accumulator lost), and the reversal on that.
             Value::Stuck(_) => Value::stuck(Stuck::Match {
@@ -1527,6 +1539,10 @@ impl<'p> Machine<'p> {
             }),
             _ => return Err(no_arm_matches(self.prog, &xs)),
         };
+        built.items.clear();
+        if self.spare.len() < MAX_SPARE && built.items.capacity() <= MAX_SPARE_LEN {
+            self.spare.push(built.items);
+        }
         self.vals.push(v);
         Ok(Flow::Done)
     }
@@ -1557,9 +1573,9 @@ impl<'p> Machine<'p> {
 
     // ------------------------------------------------------------------ data
 
-    fn build_list(&self, items: Vec<Value>) -> Value {
+    fn build_list(&self, items: impl DoubleEndedIterator<Item = Value>) -> Value {
         let mut out = Value::Tag(self.list.empty);
-        for v in items.into_iter().rev() {
+        for v in items.rev() {
             out = Node::value(NodeKind::Data(self.list.cons), [v, out]);
         }
         out
@@ -1616,17 +1632,19 @@ impl<'p> Machine<'p> {
         Err(no_arm_matches(prog, &Node::value(NodeKind::Tuple, parts)))
     }
 
-    /// Matches a constructor pattern of variables and wildcards against a node nothing
-    /// else holds (a local at its last read, a value just computed) by moving its fields
+    /// Matches a constructor or tuple pattern of variables and wildcards against a node
+    /// nothing else holds (a local at its last read, a value just computed) by moving its fields
     /// into their variables, without copying them. `false` (nothing done) otherwise.
     #[inline]
     fn take_apart(&mut self, p: &Pat, v: &mut Value) -> bool {
-        let (Pat::Ctor(c, subs), Value::Node(rc)) = (p, v) else {
+        let Value::Node(rc) = v else {
             return false;
         };
-        if !matches!(rc.kind, NodeKind::Data(t) if t == *c) {
-            return false;
-        }
+        let subs = match (p, rc.kind) {
+            (Pat::Ctor(c, subs), NodeKind::Data(t)) if t == *c => subs,
+            (Pat::Tuple(subs), NodeKind::Tuple) if subs.len() == rc.fields.len() => subs,
+            _ => return false,
+        };
         if !subs.iter().all(|q| matches!(q, Pat::Bind(_) | Pat::Wild)) {
             return false;
         }

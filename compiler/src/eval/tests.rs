@@ -328,3 +328,38 @@ fn record_patterns_find_fields_in_any_order() {
         "3i32"
     );
 }
+
+#[test]
+fn lists_and_tuples_nothing_else_holds_are_taken_apart_and_shared_ones_stay_whole() {
+    // `map`, `filter` and `foldl` move the parts out of list cells only they hold; a list
+    // also held elsewhere is read again after them, whole.
+    assert_eq!(
+        value("let xs = [1, 2, 3] in (map (\\x -> x * 10) xs, filter (\\x -> x > 1) xs, foldl (\\a x -> a + x) 0 xs, xs)"),
+        "([10i32, 20i32, 30i32], [2i32, 3i32], 6i32, [1i32, 2i32, 3i32])"
+    );
+    assert_eq!(
+        value("foldl (\\acc p -> (match p when (a, b) -> acc + a * b)) 0 (map (\\x -> (x, x + 1)) [1, 2, 3])"),
+        "20i32"
+    );
+    // Nested maps: each running `map` keeps its own results while the inner ones re-use
+    // finished buffers.
+    assert_eq!(
+        value("map (\\xs -> map (\\x -> x + 1) (filter (\\x -> x > 1) xs)) [[1, 2], [3], [], [0, 5, 6]]"),
+        "[[3i32], [4i32], [], [6i32, 7i32]]"
+    );
+    // A tuple just computed is taken apart; one held by a variable stays whole for its
+    // later reads.
+    let pairs = "fn swap : (i32, i32) -> (i32, i32) = \\p -> (match p when (a, b) -> (b, a))\n";
+    assert_eq!(
+        value(&format!(
+            "{pairs}match (swap (1, 2)) when (x, y) -> x * 10 + y"
+        )),
+        "21i32"
+    );
+    assert_eq!(
+        value(&format!(
+            "{pairs}let t = swap (3, 4) in (match t when (x, _) -> x, t)"
+        )),
+        "(4i32, (4i32, 3i32))"
+    );
+}

@@ -187,6 +187,22 @@ impl Node {
     }
 }
 
+/// Both parts of a two-part node (a list cell, a pair): moved out when nothing else holds
+/// the node, which is then dropped empty, and copied otherwise. `None` for other nodes.
+#[inline]
+pub fn pair_parts(node: &mut Rc<Node>) -> Option<(Value, Value)> {
+    if let Some(n) = Rc::get_mut(node) {
+        return match &mut n.fields[..] {
+            [a, b] => Some((std::mem::take(a), std::mem::take(b))),
+            _ => None,
+        };
+    }
+    match &node.fields[..] {
+        [a, b] => Some((a.clone(), b.clone())),
+        _ => None,
+    }
+}
+
 impl Drop for Node {
     /// Takes uniquely owned children apart in a loop instead of recursively.
     fn drop(&mut self) {
