@@ -925,6 +925,22 @@ impl<'p> Machine<'p> {
                     self.ctrl.push(K::TupleField(*index));
                     Flow::Next(*base)
                 }
+                Code::Update {
+                    base,
+                    names,
+                    values,
+                } if self.update_is_quick(prog, *base) => {
+                    match self.update_quick(prog, *base, names, values)? {
+                        true => Flow::Done,
+                        false => {
+                            self.ctrl.push(K::Update(id));
+                            for v in values.iter().rev() {
+                                self.ctrl.push(K::Eval(*v));
+                            }
+                            Flow::Next(*base)
+                        }
+                    }
+                }
                 Code::Update { base, values, .. } => {
                     self.ctrl.push(K::Update(id));
                     for v in values.iter().rev() {
@@ -959,6 +975,49 @@ impl<'p> Machine<'p> {
             Flow::Next(body) => self.eval(prog, body),
             Flow::Done => Ok(()),
         }
+    }
+
+    /// Whether a record update's base needs no machine step (a variable or constant),
+    /// so that `update_quick` may try it.
+    #[inline]
+    fn update_is_quick(&self, prog: &Program, base: CodeId) -> bool {
+        matches!(
+            prog.code[base as usize],
+            Code::Local(_) | Code::Move(_) | Code::Capture(_) | Code::Const(_)
+        )
+    }
+
+    /// A record update (`{ it with { count = count + 1 } }`) whose base and new values all
+    /// need no machine step, done in place, in the machine's order: the base read first
+    /// (its last read moves it out), then the values. `false`, with nothing done, when a
+    /// value needs the machine (a base moved out goes back to its slot).
+    fn update_quick(
+        &mut self,
+        prog: &Program,
+        base: CodeId,
+        names: &[Rc<str>],
+        values: &[CodeId],
+    ) -> Result<bool, Fault> {
+        let Some(record) = self.operand(prog, base) else {
+            return Ok(false);
+        };
+        let start = self.vals.len();
+        for v in values {
+            match self.quick_op(prog, *v) {
+                Some(Ok(v)) => self.vals.push(v),
+                Some(Err(e)) => return Err(e),
+                None => {
+                    truncate(&mut self.vals, start);
+                    if let Code::Move(s) = prog.code[base as usize] {
+                        self.locals[self.bp + s as usize] = record;
+                    }
+                    return Ok(false);
+                }
+            }
+        }
+        let v = update(&prog.code, record, names, self.vals.drain(start..))?;
+        self.vals.push(v);
+        Ok(true)
     }
 
     fn finish_record(&mut self, prog: &Program, id: CodeId) {
@@ -1879,7 +1938,7 @@ fn update(
     code: &[Code],
     mut base: Value,
     names: &[Rc<str>],
-    values: Vec<Value>,
+    values: impl IntoIterator<Item = Value>,
 ) -> Result<Value, Fault> {
     if let Value::Node(n) = &mut base {
         if let Some(node) = Rc::get_mut(n) {
