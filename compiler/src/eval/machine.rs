@@ -381,10 +381,7 @@ impl<'p> Machine<'p> {
             // A list cell or a pair: popped straight into place.
             let b = self.pop();
             let a = self.pop();
-            return Fields::Inline {
-                len: 2,
-                items: [a, b],
-            };
+            return Fields::pair(a, b);
         }
         let at = self.vals.len().saturating_sub(n);
         if n > 2 {
@@ -1635,7 +1632,7 @@ impl<'p> Machine<'p> {
     fn build_list(&self, items: impl DoubleEndedIterator<Item = Value>) -> Value {
         let mut out = Value::Tag(self.list.empty);
         for v in items.rev() {
-            out = Node::value(NodeKind::Data(self.list.cons), [v, out]);
+            out = Node::value(NodeKind::Data(self.list.cons), Fields::pair(v, out));
         }
         out
     }

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use super::print::show_scalar;
-use super::value::{Node, NodeKind, Stuck, Value};
+use super::value::{Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -534,7 +534,7 @@ fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, Fault> {
                 let [y, rest] = &n.fields[..] else {
                     return Err(runtime("broken list cell"));
                 };
-                out = Node::value(NodeKind::Data(ids.cons), [y.clone(), out]);
+                out = Node::value(NodeKind::Data(ids.cons), Fields::pair(y.clone(), out));
                 cur = rest;
             }
             Value::Stuck(_) => {
@@ -553,7 +553,7 @@ fn array_to_list(array: &Value, ids: ListIds) -> Result<Value, Fault> {
     };
     let mut out = Value::Tag(ids.empty);
     for v in n.fields.iter().rev() {
-        out = Node::value(NodeKind::Data(ids.cons), [v.clone(), out]);
+        out = Node::value(NodeKind::Data(ids.cons), Fields::pair(v.clone(), out));
     }
     Ok(out)
 }

@@ -67,6 +67,15 @@ impl Fields {
         }
     }
 
+    /// Two parts, in place (a list cell, a pair).
+    #[inline]
+    pub fn pair(a: Value, b: Value) -> Fields {
+        Fields::Inline {
+            len: 2,
+            items: [a, b],
+        }
+    }
+
     /// Moves the parts out to the end of `out`, leaving this empty.
     fn move_into(&mut self, out: &mut Vec<Value>) {
         match self {
