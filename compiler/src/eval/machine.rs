@@ -242,8 +242,10 @@ impl<'p> Machine<'p> {
                 K::Prim2(p) => {
                     let b = self.pop();
                     let a = self.pop();
-                    let v = natives::binary(p, &a, &b)?;
-                    self.vals.push(v);
+                    let v = natives::binary(p, &a, &b);
+                    a.release();
+                    b.release();
+                    self.vals.push(v?);
                 }
                 K::And(rhs) | K::Or(rhs) => {
                     let is_and = matches!(k, K::And(_));
@@ -814,8 +816,10 @@ impl<'p> Machine<'p> {
                     if let Flow::Done = flow {
                         let b = self.pop();
                         let a = self.pop();
-                        let v = natives::binary(*p, &a, &b)?;
-                        self.vals.push(v);
+                        let v = natives::binary(*p, &a, &b);
+                        a.release();
+                        b.release();
+                        self.vals.push(v?);
                     }
                     flow
                 }
