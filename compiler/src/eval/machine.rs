@@ -703,57 +703,7 @@ impl<'p> Machine<'p> {
                     self.vals.push(v);
                     Flow::Done
                 }
-                Code::Member(j) => {
-                    let v = self.member_value(*j);
-                    self.vals.push(v);
-                    Flow::Done
-                }
                 Code::Global(g) => self.global(*g)?,
-                Code::GlobalWith(g, dicts) => {
-                    let start = self.vals.len();
-                    for d in dicts.iter() {
-                        let d = self.dict(d);
-                        self.vals.push(Value::Dict(d));
-                    }
-                    let body = prog.globals[*g as usize].body;
-                    self.enter(body, start, dicts.len(), &[], None)?
-                }
-                Code::Method { dict, method, name } => {
-                    let d = self.dict(dict);
-                    self.method(d, *method, name)?
-                }
-                Code::Dict(d) => {
-                    let d = self.dict(d);
-                    self.vals.push(Value::Dict(d));
-                    Flow::Done
-                }
-                Code::Literal { text, dict, values } => {
-                    let d = self.dict(dict);
-                    let known = d
-                        .as_ref()
-                        .and_then(|d| self.numeric.get(d.instance as usize).copied().flatten())
-                        .and_then(|k| values.get(k as usize).cloned().flatten());
-                    if let Some(v) = known {
-                        self.vals.push(v);
-                        return Ok(());
-                    }
-                    let ty = d
-                        .as_ref()
-                        .and_then(|d| prog.instances.get(d.instance as usize))
-                        .and_then(|i| i.head.clone());
-                    let v = match ty {
-                        Some(ty) => literal_value(text, &ty)?,
-                        None => Value::stuck(Stuck::Literal { text: text.clone() }),
-                    };
-                    self.vals.push(v);
-                    Flow::Done
-                }
-                Code::Lambda(l) => {
-                    let lam = &prog.lambdas[*l as usize];
-                    let captured: Fields = lam.captures.iter().map(|s| self.source(*s)).collect();
-                    self.vals.push(Node::value(NodeKind::Closure(*l), captured));
-                    Flow::Done
-                }
                 Code::App(f, args) => {
                     let n = args.len() as u32;
                     match self.quick(prog, *f) {
@@ -855,20 +805,6 @@ impl<'p> Machine<'p> {
                         Flow::Next(*value)
                     }
                 },
-                Code::LetRec {
-                    group,
-                    first_slot,
-                    body,
-                } => {
-                    let g = &prog.groups[*group as usize];
-                    let captured: Fields = g.captures.iter().map(|s| self.source(*s)).collect();
-                    let node = Node::value(NodeKind::Group(*group), captured);
-                    for j in 0..g.members.len() {
-                        let member = Node::value(NodeKind::Member(j as u32), [node.clone()]);
-                        self.locals[self.bp + *first_slot as usize + j] = member;
-                    }
-                    Flow::Next(*body)
-                }
                 Code::Match { scrutinee, .. } => match self.operand(prog, *scrutinee) {
                     Some(v) => match self.arm(prog, id, v)? {
                         Some(body) => Flow::Next(body),
@@ -904,28 +840,6 @@ impl<'p> Machine<'p> {
                     }
                     flow
                 }
-                Code::List(items) => {
-                    let flow = self.push_all(prog, items, K::List(items.len() as u32))?;
-                    if let Flow::Done = flow {
-                        let items = self.pop_n(items.len());
-                        let v = self.build_list(items.into_iter());
-                        self.vals.push(v);
-                    }
-                    flow
-                }
-                Code::Record { values, .. } => {
-                    self.push_all(prog, values, K::Record(id))?.or_else(|| {
-                        self.finish_record(prog, id);
-                    })
-                }
-                Code::Field { base, .. } => {
-                    self.ctrl.push(K::Field(id));
-                    Flow::Next(*base)
-                }
-                Code::TupleField { base, index } => {
-                    self.ctrl.push(K::TupleField(*index));
-                    Flow::Next(*base)
-                }
                 Code::Update {
                     base,
                     names,
@@ -949,15 +863,7 @@ impl<'p> Machine<'p> {
                     }
                     Flow::Next(*base)
                 }
-                Code::Hole(site) => {
-                    let v = self.reach_hole(prog, *site);
-                    self.vals.push(v);
-                    Flow::Done
-                }
-                Code::Marked(span) => {
-                    self.vals.push(Value::stuck(Stuck::Marked { span: *span }));
-                    Flow::Done
-                }
+                _ => self.eval_rare(prog, id)?,
             };
             match next {
                 Flow::Done => return Ok(()),
@@ -967,6 +873,111 @@ impl<'p> Machine<'p> {
                 }
             }
         }
+    }
+
+    /// `eval` for the nodes the benchmarks and most programs reach rarely (building
+    /// closures, groups, records and lists, dictionaries, literals read at run time, holes),
+    /// kept out of `eval` so that its hot loop stays small.
+    #[inline(never)]
+    fn eval_rare(&mut self, prog: &'p Program, id: CodeId) -> Result<Flow, Fault> {
+        Ok(match &prog.code[id as usize] {
+            Code::Member(j) => {
+                let v = self.member_value(*j);
+                self.vals.push(v);
+                Flow::Done
+            }
+            Code::GlobalWith(g, dicts) => {
+                let start = self.vals.len();
+                for d in dicts.iter() {
+                    let d = self.dict(d);
+                    self.vals.push(Value::Dict(d));
+                }
+                let body = prog.globals[*g as usize].body;
+                self.enter(body, start, dicts.len(), &[], None)?
+            }
+            Code::Method { dict, method, name } => {
+                let d = self.dict(dict);
+                self.method(d, *method, name)?
+            }
+            Code::Dict(d) => {
+                let d = self.dict(d);
+                self.vals.push(Value::Dict(d));
+                Flow::Done
+            }
+            Code::Literal { text, dict, values } => {
+                let d = self.dict(dict);
+                let known = d
+                    .as_ref()
+                    .and_then(|d| self.numeric.get(d.instance as usize).copied().flatten())
+                    .and_then(|k| values.get(k as usize).cloned().flatten());
+                if let Some(v) = known {
+                    self.vals.push(v);
+                    return Ok(Flow::Done);
+                }
+                let ty = d
+                    .as_ref()
+                    .and_then(|d| prog.instances.get(d.instance as usize))
+                    .and_then(|i| i.head.clone());
+                let v = match ty {
+                    Some(ty) => literal_value(text, &ty)?,
+                    None => Value::stuck(Stuck::Literal { text: text.clone() }),
+                };
+                self.vals.push(v);
+                Flow::Done
+            }
+            Code::Lambda(l) => {
+                let lam = &prog.lambdas[*l as usize];
+                let captured: Fields = lam.captures.iter().map(|s| self.source(*s)).collect();
+                self.vals.push(Node::value(NodeKind::Closure(*l), captured));
+                Flow::Done
+            }
+            Code::LetRec {
+                group,
+                first_slot,
+                body,
+            } => {
+                let g = &prog.groups[*group as usize];
+                let captured: Fields = g.captures.iter().map(|s| self.source(*s)).collect();
+                let node = Node::value(NodeKind::Group(*group), captured);
+                for j in 0..g.members.len() {
+                    let member = Node::value(NodeKind::Member(j as u32), [node.clone()]);
+                    self.locals[self.bp + *first_slot as usize + j] = member;
+                }
+                Flow::Next(*body)
+            }
+            Code::List(items) => {
+                let flow = self.push_all(prog, items, K::List(items.len() as u32))?;
+                if let Flow::Done = flow {
+                    let items = self.pop_n(items.len());
+                    let v = self.build_list(items.into_iter());
+                    self.vals.push(v);
+                }
+                flow
+            }
+            Code::Record { values, .. } => {
+                self.push_all(prog, values, K::Record(id))?.or_else(|| {
+                    self.finish_record(prog, id);
+                })
+            }
+            Code::Field { base, .. } => {
+                self.ctrl.push(K::Field(id));
+                Flow::Next(*base)
+            }
+            Code::TupleField { base, index } => {
+                self.ctrl.push(K::TupleField(*index));
+                Flow::Next(*base)
+            }
+            Code::Hole(site) => {
+                let v = self.reach_hole(prog, *site);
+                self.vals.push(v);
+                Flow::Done
+            }
+            Code::Marked(span) => {
+                self.vals.push(Value::stuck(Stuck::Marked { span: *span }));
+                Flow::Done
+            }
+            _ => return Err(runtime("broken node")),
+        })
     }
 
     /// Continues with the body a call entered, if any.
