@@ -844,24 +844,16 @@ impl<'p> Machine<'p> {
                     base,
                     names,
                     values,
-                } if self.update_is_quick(prog, *base) => {
-                    match self.update_quick(prog, *base, names, values)? {
-                        true => Flow::Done,
-                        false => {
-                            self.ctrl.push(K::Update(id));
-                            for v in values.iter().rev() {
-                                self.ctrl.push(K::Eval(*v));
-                            }
-                            Flow::Next(*base)
+                } => {
+                    if self.update_quick(prog, *base, names, values)? {
+                        Flow::Done
+                    } else {
+                        self.ctrl.push(K::Update(id));
+                        for v in values.iter().rev() {
+                            self.ctrl.push(K::Eval(*v));
                         }
+                        Flow::Next(*base)
                     }
-                }
-                Code::Update { base, values, .. } => {
-                    self.ctrl.push(K::Update(id));
-                    for v in values.iter().rev() {
-                        self.ctrl.push(K::Eval(*v));
-                    }
-                    Flow::Next(*base)
                 }
                 _ => self.eval_rare(prog, id)?,
             };
@@ -989,20 +981,10 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Whether a record update's base needs no machine step (a variable or constant),
-    /// so that `update_quick` may try it.
-    #[inline]
-    fn update_is_quick(&self, prog: &Program, base: CodeId) -> bool {
-        matches!(
-            prog.code[base as usize],
-            Code::Local(_) | Code::Move(_) | Code::Capture(_) | Code::Const(_)
-        )
-    }
-
     /// A record update (`{ it with { count = count + 1 } }`) whose base and new values all
     /// need no machine step, done in place, in the machine's order: the base read first
-    /// (its last read moves it out), then the values. `false`, with nothing done, when a
-    /// value needs the machine (a base moved out goes back to its slot).
+    /// (its last read moves it out), then the values. `false`, with nothing done, when the
+    /// base or a value needs the machine (a base moved out goes back to its slot).
     fn update_quick(
         &mut self,
         prog: &Program,
