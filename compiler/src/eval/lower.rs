@@ -1478,6 +1478,12 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                 PatKind::Var(_) => {
                     self.bind(self.pat_key(p.pat), Kind::Plain);
                 }
+                // A wildcard takes its argument's slot and nothing else: matching it could
+                // neither fail nor stick, and a `match` in the body would keep the
+                // lambda off the quick path (`\n _ -> n + 1` in the prelude's `count`).
+                PatKind::Wildcard => {
+                    self.frame().alloc();
+                }
                 _ => {
                     let slot = self.frame().alloc();
                     destructure.push((slot, p.pat));
