@@ -26,6 +26,11 @@ const QUICK_DEPTH: u32 = 3;
 const MAX_SPARE: usize = 8;
 const MAX_SPARE_LEN: usize = 1 << 12;
 
+/// How many emptied nodes (taken apart by a `match`) are kept for the next constructors
+/// of as many parts: a search tree's `insert` takes a node apart at each level and builds
+/// one of the same shape on the way back, deeper than this only in degenerate trees.
+const MAX_SPARE_NODES: usize = 64;
+
 /// At most this many reached holes keep their environment (the rest are counted).
 pub const MAX_RECORDED_HOLES: usize = 1000;
 
@@ -148,6 +153,10 @@ pub struct Machine<'p> {
     spare: Vec<Vec<Value>>,
     /// Lambdas whose body `apply_quick` found to need the machine.
     slow_bodies: Vec<bool>,
+    /// Nodes a `match` took apart (every part `Unit`), nothing else holding them, kept
+    /// for the next node of as many parts (`node_of_vals`): their memory is re-used
+    /// instead of freed and allocated again.
+    spare_nodes: Vec<Rc<Node>>,
 }
 
 impl<'p> Machine<'p> {
@@ -181,6 +190,7 @@ impl<'p> Machine<'p> {
             building: Vec::new(),
             spare: Vec::new(),
             slow_bodies: vec![false; prog.lambdas.len()],
+            spare_nodes: Vec::new(),
         }
     }
 
@@ -281,12 +291,12 @@ impl<'p> Machine<'p> {
                     }
                 }
                 K::Construct(ctor, n) => {
-                    let fields = self.pop_fields(n as usize);
-                    self.vals.push(Node::value(NodeKind::Data(ctor), fields));
+                    let v = self.node_of_vals(NodeKind::Data(ctor), n as usize);
+                    self.vals.push(v);
                 }
                 K::Tuple(n) => {
-                    let fields = self.pop_fields(n as usize);
-                    self.vals.push(Node::value(NodeKind::Tuple, fields));
+                    let v = self.node_of_vals(NodeKind::Tuple, n as usize);
+                    self.vals.push(v);
                 }
                 K::List(n) => {
                     let items = self.pop_n(n as usize);
@@ -598,7 +608,82 @@ impl<'p> Machine<'p> {
             | Code::Method { .. }
             | Code::Literal { .. } => self.quick_op(prog, id),
             Code::Move(s) => Some(Ok(self.take_local(*s))),
+            Code::Construct { ctor, args } => {
+                self.quick_node(prog, NodeKind::Data(*ctor), args).map(Ok)
+            }
+            Code::Tuple(items) => self.quick_node(prog, NodeKind::Tuple, items).map(Ok),
             other => self.peek_code(other).map(|v| Ok(v.clone())),
+        }
+    }
+
+    /// A constructor or tuple whose parts are all variables or constants (`Cons k acc`),
+    /// built at once: no part can fail or need the machine, so nothing is moved out
+    /// unless all are read.
+    #[inline]
+    fn quick_node(&mut self, prog: &Program, kind: NodeKind, parts: &[CodeId]) -> Option<Value> {
+        let leaf = |id: &CodeId| {
+            matches!(
+                prog.code[*id as usize],
+                Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
+            )
+        };
+        if !parts.iter().all(leaf) {
+            return None;
+        }
+        let fields = match parts {
+            [a, b] => {
+                let a = self.leaf_value(prog, *a);
+                let b = self.leaf_value(prog, *b);
+                if let Some(mut rc) = self.spare_node(2) {
+                    if let Some(node) = Rc::get_mut(&mut rc) {
+                        node.kind = kind;
+                        node.fields[0].set(a);
+                        node.fields[1].set(b);
+                        return Some(Value::Node(rc));
+                    }
+                }
+                Fields::pair(a, b)
+            }
+            _ => parts.iter().map(|p| self.leaf_value(prog, *p)).collect(),
+        };
+        Some(Node::value(kind, fields))
+    }
+
+    /// A spare node of `n` parts, if the last one kept has as many.
+    #[inline(always)]
+    fn spare_node(&mut self, n: usize) -> Option<Rc<Node>> {
+        match self.spare_nodes.last() {
+            Some(node) if node.fields.len() == n => self.spare_nodes.pop(),
+            _ => None,
+        }
+    }
+
+    /// A node of `kind` whose `n` parts are the values on top, in a spare node's memory
+    /// when one of `n` parts is at hand.
+    #[inline]
+    fn node_of_vals(&mut self, kind: NodeKind, n: usize) -> Value {
+        if self.vals.len() >= n {
+            if let Some(mut rc) = self.spare_node(n) {
+                if let Some(node) = Rc::get_mut(&mut rc) {
+                    node.kind = kind;
+                    for slot in node.fields.iter_mut().rev() {
+                        let v = self.vals.pop().unwrap_or_default();
+                        slot.set(v);
+                    }
+                    return Value::Node(rc);
+                }
+            }
+        }
+        let fields = self.pop_fields(n);
+        Node::value(kind, fields)
+    }
+
+    /// The value of a variable or constant, moved out of its slot at its last read.
+    #[inline(always)]
+    fn leaf_value(&mut self, prog: &Program, id: CodeId) -> Value {
+        match &prog.code[id as usize] {
+            Code::Move(s) => self.take_local(*s),
+            other => self.peek_code(other).cloned().unwrap_or_default(),
         }
     }
 
@@ -825,18 +910,26 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Code::Construct { ctor, args } => {
+                    // Cells and pairs built of variables at once (wider nodes, which a
+                    // search tree's recursion builds around a call, go the general way).
+                    if args.len() <= 2 {
+                        if let Some(v) = self.quick_node(prog, NodeKind::Data(*ctor), args) {
+                            self.vals.push(v);
+                            return Ok(());
+                        }
+                    }
                     let flow = self.push_all(prog, args, K::Construct(*ctor, args.len() as u32))?;
                     if let Flow::Done = flow {
-                        let fields = self.pop_fields(args.len());
-                        self.vals.push(Node::value(NodeKind::Data(*ctor), fields));
+                        let v = self.node_of_vals(NodeKind::Data(*ctor), args.len());
+                        self.vals.push(v);
                     }
                     flow
                 }
                 Code::Tuple(items) => {
                     let flow = self.push_all(prog, items, K::Tuple(items.len() as u32))?;
                     if let Flow::Done = flow {
-                        let fields = self.pop_fields(items.len());
-                        self.vals.push(Node::value(NodeKind::Tuple, fields));
+                        let v = self.node_of_vals(NodeKind::Tuple, items.len());
+                        self.vals.push(v);
                     }
                     flow
                 }
@@ -1704,9 +1797,22 @@ impl<'p> Machine<'p> {
         let Some(node) = Rc::get_mut(rc) else {
             return false;
         };
+        let mut emptied = true;
         for (q, field) in subs.iter().zip(node.fields.iter_mut()) {
-            if let Pat::Bind(s) = q {
-                self.locals[self.bp + *s as usize].set(std::mem::take(field));
+            match q {
+                Pat::Bind(s) => self.locals[self.bp + *s as usize].set(std::mem::take(field)),
+                _ => {
+                    emptied &= !matches!(
+                        field,
+                        Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_)
+                    )
+                }
+            }
+        }
+        // A node whose parts are all gone (or scalars) is kept for the next one built.
+        if emptied && self.spare_nodes.len() < MAX_SPARE_NODES {
+            if let Value::Node(rc) = std::mem::take(v) {
+                self.spare_nodes.push(rc);
             }
         }
         true

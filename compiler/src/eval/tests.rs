@@ -401,3 +401,52 @@ fn record_updates_computed_in_place_give_the_machines_values() {
         "Item {count = ?c, id = 1i32}"
     );
 }
+
+#[test]
+fn wildcard_parameters_take_a_slot_and_are_never_matched() {
+    // No `match` is left for a `_` parameter, so `\n _ -> n + 1` (the prelude's `count`)
+    // is computed in place by the fold.
+    let code = own_code("foldl (\\n _ -> n + 1) (0 is i32) [\"a\", \"b\"]");
+    assert!(!code.iter().any(|c| matches!(c, Code::Match { .. })));
+    assert_eq!(
+        value("foldl (\\n _ -> n + 1) (0 is i32) [\"a\", \"b\", \"c\"]"),
+        "3i32"
+    );
+    // What a wildcard stands for is never looked at: holes stay unread.
+    assert_eq!(value("count [?a, ?b]"), "2i32");
+    assert_eq!(value("(\\_ y -> y) ?h (5 is i32)"), "5i32");
+    // Beside a wildcard, other parameter patterns still take their argument apart.
+    assert_eq!(value("(\\_ (a, b) -> a + b) ?h (1 is i32, 2)"), "3i32");
+}
+
+#[test]
+fn constructors_of_variables_are_built_at_once_with_the_machines_values() {
+    // `Cons k acc` as a loop's argument: `k` read by `k - 1`, then moved into the cell.
+    let range = "fn range : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty\n";
+    assert_eq!(
+        value(&format!("{range}range 4")),
+        "[1i32, 2i32, 3i32, 4i32]"
+    );
+    // A variable read three times: copied twice, moved at its last read.
+    assert_eq!(
+        value("let xs = [1 is i32] in (Cons 0 xs, xs, (xs, 2 is i32))"),
+        "([0i32, 1i32], [1i32], ([1i32], 2i32))"
+    );
+    // Holes in the parts stay where they are.
+    assert_eq!(
+        value("let h = ?h in (Some h, Cons h Empty, (h, h))"),
+        "(Some ?h, [?h], (?h, ?h))"
+    );
+}
+
+#[test]
+fn nodes_taken_apart_lend_their_memory_to_the_next_nodes_of_as_many_parts() {
+    // `insert` takes a 4-part node apart at each level and builds one on the way back; a
+    // tree held twice (`t`) is copied, never changed; a pair taken apart becomes a pair
+    // again, then a list cell.
+    let code = "type Tree = Leaf | Node string i32 Tree Tree\n\nfn insert : string -> i32 -> Tree -> Tree = \\k v t ->\n  match t\n    when Leaf -> Node k v Leaf Leaf\n    when Node k2 v2 l r ->\n      if k < k2 then Node k2 v2 (insert k v l) r\n      else if k2 < k then Node k2 v2 l (insert k v r)\n      else Node k2 (v2 + v) l r\n\nfn keys : Tree -> List string -> List string = \\t acc ->\n  match t\n    when Leaf -> acc\n    when Node k v l r -> keys l (Cons (k + \"=\" + show v) (keys r acc))\n\nfn swap : (i32, List i32) -> (List i32, i32) = \\p -> match p when (a, b) -> (b, a)\n\nlet\n  t = insert \"m\" 1 (insert \"c\" 2 (insert \"x\" 3 (insert \"a\" 4 (insert \"m\" 5 Leaf)))),\n  kept = insert \"b\" 0 t\nin\n  (keys t Empty, keys kept Empty, swap (1, [2, 3]), match (swap (4, [5])) when (xs, n) -> Cons n xs)\n";
+    assert_eq!(
+        value(code),
+        "([\"a=4\", \"c=2\", \"m=6\", \"x=3\"], [\"a=4\", \"b=0\", \"c=2\", \"m=6\", \"x=3\"], ([2i32, 3i32], 1i32), [4i32, 5i32])"
+    );
+}
