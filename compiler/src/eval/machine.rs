@@ -76,6 +76,9 @@ enum K {
 #[derive(Default)]
 struct Building {
     items: Vec<Value>,
+    /// The input's cells the loop emptied (nothing else held them), to build the result
+    /// in instead of freeing them and allocating as many.
+    cells: Vec<Rc<Node>>,
     /// For `filter`: the last indeterminate condition, which the fold-and-reverse
     /// definition ends its result with (its `if` left stuck as the accumulator).
     stuck: Option<Value>,
@@ -502,11 +505,41 @@ impl<'p> Machine<'p> {
         // The commonest case, a native on two variables or constants (`n < 2`, `k - 1`),
         // inline.
         if let Code::Prim2(p, a, b) = &prog.code[id as usize] {
-            if let (Some(x), Some(y)) = (self.peek(prog, *a), self.peek(prog, *b)) {
-                return Some(natives::binary(*p, x, y));
+            match (self.peek(prog, *a), self.peek(prog, *b)) {
+                (Some(x), Some(y)) => return Some(natives::binary(*p, x, y)),
+                // One level of nesting on the left, the next commonest (`(x * 7) % 1000`,
+                // `x % 2 == 0`), also without going through `quick_at`'s copies.
+                (None, Some(y)) => {
+                    if let Some(v) = self.quick_nested(prog, *p, *a, y) {
+                        return Some(v);
+                    }
+                }
+                _ => {}
             }
         }
         self.quick_at(prog, id, QUICK_DEPTH)
+    }
+
+    /// `p a y` where `a` is a native on two variables or constants, computed in place.
+    #[inline(never)]
+    fn quick_nested(
+        &self,
+        prog: &Program,
+        p: Prim,
+        a: CodeId,
+        y: &Value,
+    ) -> Option<Result<Value, Fault>> {
+        let Code::Prim2(q, c, d) = &prog.code[a as usize] else {
+            return None;
+        };
+        let (u, w) = (self.peek(prog, *c)?, self.peek(prog, *d)?);
+        let x = match natives::binary(*q, u, w) {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        let v = natives::binary(p, &x, y);
+        x.release();
+        Some(v)
     }
 
     fn quick_at(&self, prog: &Program, id: CodeId, depth: u32) -> Option<Result<Value, Fault>> {
@@ -1607,7 +1640,11 @@ impl<'p> Machine<'p> {
         self.vals.push(f);
         self.vals.push(xs);
         let items = self.spare.pop().unwrap_or_default();
-        self.building.push(Building { items, stuck: None });
+        self.building.push(Building {
+            items,
+            cells: Vec::new(),
+            stuck: None,
+        });
         self.map_step(filter)
     }
 
@@ -1648,6 +1685,7 @@ impl<'p> Machine<'p> {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
             }
+            let unique = Rc::strong_count(node) == 1 && Rc::weak_count(node) == 0;
             let Some((y, rest)) = pair_parts(node) else {
                 break;
             };
@@ -1655,7 +1693,12 @@ impl<'p> Machine<'p> {
             match self.apply_quick(&f, [y]) {
                 Quick::Done(r) => {
                     let r = r?;
-                    xs = rest;
+                    let cell = std::mem::replace(&mut xs, rest);
+                    if let (true, Value::Node(rc), Some(b)) =
+                        (unique, cell, self.building.last_mut())
+                    {
+                        b.cells.push(rc);
+                    }
                     self.vals.extend(kept);
                     self.map_result(filter, r)?;
                     self.tick()?;
@@ -1677,7 +1720,7 @@ impl<'p> Machine<'p> {
         let v = match &xs {
             Value::Tag(t) if *t == self.list.empty => match built.stuck {
                 Some(stuck) => Value::stuck(Stuck::Match { scrutinee: stuck }),
-                None => self.build_list(built.items.drain(..)),
+                None => self.build_list_in(built.items.drain(..), &mut built.cells),
             },
             // The fold stops on the tail (its accumulator lost), and the reversal on that.
             Value::Stuck(_) => Value::stuck(Stuck::Match {
@@ -1695,12 +1738,13 @@ impl<'p> Machine<'p> {
 
     /// A loop call of member `j` of the running rec group with the `n` values on top.
     fn call_member(&mut self, j: u32, n: usize) -> Result<Flow, Fault> {
-        let group = self.locals[self.cp].clone();
-        let Value::Node(g) = &group else {
-            return Err(runtime("broken rec group"));
-        };
-        let NodeKind::Group(gid) = g.kind else {
-            return Err(runtime("broken rec group"));
+        // The group is read where it lies; it is copied only for a new frame.
+        let gid = match &self.locals[self.cp] {
+            Value::Node(g) => match g.kind {
+                NodeKind::Group(gid) => gid,
+                _ => return Err(runtime("broken rec group")),
+            },
+            _ => return Err(runtime("broken rec group")),
         };
         let lam = self.prog.groups[gid as usize].members[j as usize];
         let base = self.vals.len() - n;
@@ -1710,6 +1754,12 @@ impl<'p> Machine<'p> {
             if let Some(flow) = self.reenter(lam, base, n) {
                 return Ok(flow);
             }
+        }
+        let group = self.locals[self.cp].clone();
+        let Value::Node(g) = &group else {
+            return Err(runtime("broken rec group"));
+        };
+        if self.prog.lambdas[lam as usize].arity as usize == n {
             return self.enter(lam, base, n, &g.fields, Some(&group));
         }
         let f = Node::value(NodeKind::Member(j), [group.clone()]);
@@ -1718,6 +1768,28 @@ impl<'p> Machine<'p> {
     }
 
     // ------------------------------------------------------------------ data
+
+    /// `build_list`, in the emptied cells `cells` as far as they go.
+    fn build_list_in(
+        &self,
+        items: impl DoubleEndedIterator<Item = Value>,
+        cells: &mut Vec<Rc<Node>>,
+    ) -> Value {
+        let mut out = Value::Tag(self.list.empty);
+        for v in items.rev() {
+            if let Some(mut rc) = cells.pop() {
+                if let Some(node) = Rc::get_mut(&mut rc) {
+                    node.kind = NodeKind::Data(self.list.cons);
+                    node.fields[0].set(v);
+                    node.fields[1].set(std::mem::take(&mut out));
+                    out = Value::Node(rc);
+                    continue;
+                }
+            }
+            out = Node::value(NodeKind::Data(self.list.cons), Fields::pair(v, out));
+        }
+        out
+    }
 
     fn build_list(&self, items: impl DoubleEndedIterator<Item = Value>) -> Value {
         let mut out = Value::Tag(self.list.empty);

@@ -450,3 +450,36 @@ fn nodes_taken_apart_lend_their_memory_to_the_next_nodes_of_as_many_parts() {
         "([\"a=4\", \"c=2\", \"m=6\", \"x=3\"], [\"a=4\", \"b=0\", \"c=2\", \"m=6\", \"x=3\"], ([2i32, 3i32], 1i32), [4i32, 5i32])"
     );
 }
+
+#[test]
+fn map_and_filter_build_their_results_in_the_cells_they_empty() {
+    let range = "fn range : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty\n";
+    // A list held twice keeps its cells; lists nothing else holds lend theirs, to a list
+    // of the same length (map), a shorter one (filter), or one of lists.
+    let code = format!("{range}let xs = range 5 in (map (\\x -> x * 2) xs, xs, map (\\x -> (x * 7) % 4) (range 5), filter (\\x -> x % 2 == 0) (range 6), map (\\x -> [x, x]) (range 2))");
+    assert_eq!(
+        value(&code),
+        "([2i32, 4i32, 6i32, 8i32, 10i32], [1i32, 2i32, 3i32, 4i32, 5i32], [3i32, 2i32, 1i32, 0i32, 3i32], [2i32, 4i32, 6i32], [[1i32, 1i32], [2i32, 2i32]])"
+    );
+}
+
+#[test]
+fn natives_nested_one_level_keep_their_errors_and_holes() {
+    // `(x * k) % m` is computed in place; its errors and indeterminate values are the
+    // general path's.
+    let err = run("map (\\x -> (x * 7) % 0) [1 is i32]").expect_err("divides by 0");
+    assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
+    let err = run("map (\\x -> (x * 2147483647) % 10) [1 is i32, 2]").expect_err("overflows");
+    assert_eq!(
+        err,
+        RunError::Runtime("integer overflow: 2 * 2147483647".into())
+    );
+    assert_eq!(
+        value("map (\\x -> (x * 3) % 2) [1 is i32, ?h, 4]"),
+        "[1i32, (?h * 3i32) % 2i32, 0i32]"
+    );
+    assert_eq!(
+        value("filter (\\x -> (x * 3) % 2 == 0) [1 is i32, ?h, 4]"),
+        "match (if (((?h * 3i32) % 2i32) == 0i32) then ... else ...) ..."
+    );
+}
