@@ -668,10 +668,9 @@ impl<'p> Machine<'p> {
                 let a = self.leaf_value(prog, *a);
                 let b = self.leaf_value(prog, *b);
                 if let Some(mut rc) = self.spare_node(2) {
-                    if let Some(node) = Rc::get_mut(&mut rc) {
-                        node.kind = kind;
-                        node.fields[0].set(a);
-                        node.fields[1].set(b);
+                    if let Some(parts) = Node::reuse(&mut rc, kind) {
+                        parts[0].set(a);
+                        parts[1].set(b);
                         return Some(Value::Node(rc));
                     }
                 }
@@ -697,11 +696,9 @@ impl<'p> Machine<'p> {
     fn node_of_vals(&mut self, kind: NodeKind, n: usize) -> Value {
         if self.vals.len() >= n {
             if let Some(mut rc) = self.spare_node(n) {
-                if let Some(node) = Rc::get_mut(&mut rc) {
-                    node.kind = kind;
-                    for slot in node.fields.iter_mut().rev() {
-                        let v = self.vals.pop().unwrap_or_default();
-                        slot.set(v);
+                if let Some(parts) = Node::reuse(&mut rc, kind) {
+                    for slot in parts.iter_mut().rev() {
+                        slot.set(self.vals.pop().unwrap_or_default());
                     }
                     return Value::Node(rc);
                 }
@@ -1685,7 +1682,6 @@ impl<'p> Machine<'p> {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
             }
-            let unique = Rc::strong_count(node) == 1 && Rc::weak_count(node) == 0;
             let Some((y, rest)) = pair_parts(node) else {
                 break;
             };
@@ -1693,11 +1689,12 @@ impl<'p> Machine<'p> {
             match self.apply_quick(&f, [y]) {
                 Quick::Done(r) => {
                     let r = r?;
-                    let cell = std::mem::replace(&mut xs, rest);
-                    if let (true, Value::Node(rc), Some(b)) =
-                        (unique, cell, self.building.last_mut())
-                    {
-                        b.cells.push(rc);
+                    // A cell nothing else held was emptied: kept for the result.
+                    if let Value::Node(mut rc) = std::mem::replace(&mut xs, rest) {
+                        if let (Some(_), Some(b)) = (Rc::get_mut(&mut rc), self.building.last_mut())
+                        {
+                            b.cells.push(rc);
+                        }
                     }
                     self.vals.extend(kept);
                     self.map_result(filter, r)?;
@@ -1748,7 +1745,8 @@ impl<'p> Machine<'p> {
         };
         let lam = self.prog.groups[gid as usize].members[j as usize];
         let base = self.vals.len() - n;
-        if self.prog.lambdas[lam as usize].arity as usize == n {
+        let saturated = self.prog.lambdas[lam as usize].arity as usize == n;
+        if saturated {
             // The running frame is a member of the same group: its captured values are
             // the callee's, so a tail call keeps them where they are.
             if let Some(flow) = self.reenter(lam, base, n) {
@@ -1759,7 +1757,7 @@ impl<'p> Machine<'p> {
         let Value::Node(g) = &group else {
             return Err(runtime("broken rec group"));
         };
-        if self.prog.lambdas[lam as usize].arity as usize == n {
+        if saturated {
             return self.enter(lam, base, n, &g.fields, Some(&group));
         }
         let f = Node::value(NodeKind::Member(j), [group.clone()]);
@@ -1769,34 +1767,30 @@ impl<'p> Machine<'p> {
 
     // ------------------------------------------------------------------ data
 
-    /// `build_list`, in the emptied cells `cells` as far as they go.
+    /// A list of `items`, built in the emptied cells `cells` as far as they go.
     fn build_list_in(
         &self,
         items: impl DoubleEndedIterator<Item = Value>,
         cells: &mut Vec<Rc<Node>>,
     ) -> Value {
+        let cons = NodeKind::Data(self.list.cons);
         let mut out = Value::Tag(self.list.empty);
         for v in items.rev() {
             if let Some(mut rc) = cells.pop() {
-                if let Some(node) = Rc::get_mut(&mut rc) {
-                    node.kind = NodeKind::Data(self.list.cons);
-                    node.fields[0].set(v);
-                    node.fields[1].set(std::mem::take(&mut out));
+                if let Some(parts) = Node::reuse(&mut rc, cons) {
+                    parts[0].set(v);
+                    parts[1].set(std::mem::take(&mut out));
                     out = Value::Node(rc);
                     continue;
                 }
             }
-            out = Node::value(NodeKind::Data(self.list.cons), Fields::pair(v, out));
+            out = Node::value(cons, Fields::pair(v, out));
         }
         out
     }
 
     fn build_list(&self, items: impl DoubleEndedIterator<Item = Value>) -> Value {
-        let mut out = Value::Tag(self.list.empty);
-        for v in items.rev() {
-            out = Node::value(NodeKind::Data(self.list.cons), Fields::pair(v, out));
-        }
-        out
+        self.build_list_in(items, &mut Vec::new())
     }
 
     /// The body of the first arm of match `id` that `v` matches (its variables bound), or

@@ -16,6 +16,8 @@ fn value(code: &str) -> String {
     run(code).unwrap_or_else(|e| panic!("{code}: {e}"))
 }
 
+const RANGE: &str = "fn range : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty\n";
+
 const MERGE: &str = "fn merge : List i32 -> List i32 -> List i32 = \\xs ys ->\n  match (xs, ys)\n    when (Empty, _) -> ys\n    when (_, Empty) -> xs\n    when (Cons x xt, Cons y yt) -> if x <= y then Cons x (merge xt ys) else Cons y (merge xs yt)\n";
 
 #[test]
@@ -422,9 +424,8 @@ fn wildcard_parameters_take_a_slot_and_are_never_matched() {
 #[test]
 fn constructors_of_variables_are_built_at_once_with_the_machines_values() {
     // `Cons k acc` as a loop's argument: `k` read by `k - 1`, then moved into the cell.
-    let range = "fn range : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty\n";
     assert_eq!(
-        value(&format!("{range}range 4")),
+        value(&format!("{RANGE}range 4")),
         "[1i32, 2i32, 3i32, 4i32]"
     );
     // A variable read three times: copied twice, moved at its last read.
@@ -453,10 +454,9 @@ fn nodes_taken_apart_lend_their_memory_to_the_next_nodes_of_as_many_parts() {
 
 #[test]
 fn map_and_filter_build_their_results_in_the_cells_they_empty() {
-    let range = "fn range : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty\n";
     // A list held twice keeps its cells; lists nothing else holds lend theirs, to a list
     // of the same length (map), a shorter one (filter), or one of lists.
-    let code = format!("{range}let xs = range 5 in (map (\\x -> x * 2) xs, xs, map (\\x -> (x * 7) % 4) (range 5), filter (\\x -> x % 2 == 0) (range 6), map (\\x -> [x, x]) (range 2))");
+    let code = format!("{RANGE}let xs = range 5 in (map (\\x -> x * 2) xs, xs, map (\\x -> (x * 7) % 4) (range 5), filter (\\x -> x % 2 == 0) (range 6), map (\\x -> [x, x]) (range 2))");
     assert_eq!(
         value(&code),
         "([2i32, 4i32, 6i32, 8i32, 10i32], [1i32, 2i32, 3i32, 4i32, 5i32], [3i32, 2i32, 1i32, 0i32, 3i32], [2i32, 4i32, 6i32], [[1i32, 1i32], [2i32, 2i32]])"

@@ -196,6 +196,17 @@ impl Node {
     }
 }
 
+impl Node {
+    /// A node nothing else holds (an emptied one kept for re-use), relabelled `kind`:
+    /// its parts, to be filled in place. `None` when another holds it.
+    #[inline]
+    pub fn reuse(rc: &mut Rc<Node>, kind: NodeKind) -> Option<&mut [Value]> {
+        let node = Rc::get_mut(rc)?;
+        node.kind = kind;
+        Some(&mut node.fields)
+    }
+}
+
 /// Both parts of a two-part node (a list cell, a pair): moved out when nothing else holds
 /// the node, which is then dropped empty, and copied otherwise. `None` for other nodes.
 #[inline]
