@@ -50,6 +50,9 @@ pub const NUMERIC_TYPES: [&str; 10] = [
     "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
 ];
 
+/// Most items a `MatchTuple` matches in place (`Code::MatchTuple::in_place`).
+pub const MAX_IN_PLACE: usize = 4;
+
 /// `repr(u8)`: the kind is a byte of its own, read by one load in each `match` (packed
 /// into `Const`'s value, it took six instructions to decode every time).
 #[derive(Clone, Debug)]
@@ -115,6 +118,9 @@ pub enum Code {
     MatchTuple {
         items: Box<[CodeId]>,
         arms: Box<[(Pat, CodeId)]>,
+        /// The items are variables and every arm's parts are shallow (`Pat::shallow`):
+        /// the parts are matched in their slots, without being copied out first.
+        in_place: bool,
     },
     Construct {
         ctor: u32,
@@ -158,6 +164,18 @@ pub enum Pat {
     Fields(Box<[(Rc<str>, Pat)]>),
     /// A pattern the checker rejected: matching it is indeterminate.
     Marked,
+}
+
+impl Pat {
+    /// A variable, a wildcard, or a constructor whose fields are variables and wildcards:
+    /// matching it looks at one constructor tag, and can bind but never fail deeper.
+    pub fn shallow(&self) -> bool {
+        let flat = |p: &Pat| matches!(p, Pat::Wild | Pat::Bind(_));
+        match self {
+            Pat::Ctor(_, subs) => subs.iter().all(flat),
+            other => flat(other),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -296,7 +314,7 @@ impl Code {
                 f(*scrutinee);
                 arms.iter().for_each(|(_, b)| f(*b));
             }
-            Code::MatchTuple { items, arms } => {
+            Code::MatchTuple { items, arms, .. } => {
                 items.iter().for_each(|i| f(*i));
                 arms.iter().for_each(|(_, b)| f(*b));
             }

@@ -158,7 +158,7 @@ impl Pass<'_> {
                 self.walk_arms(arms, live);
                 self.walk(*scrutinee, live);
             }
-            Code::MatchTuple { items, arms } => {
+            Code::MatchTuple { items, arms, .. } => {
                 self.walk_arms(arms, live);
                 self.walk_seq(items, live);
             }

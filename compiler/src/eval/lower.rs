@@ -813,9 +813,19 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                     });
                     if apart {
                         let items = items.clone();
+                        let code = &self.lw.program.code;
+                        let in_place = items.len() <= MAX_IN_PLACE
+                            && items.iter().all(|i| {
+                                matches!(code[*i as usize], Code::Local(_) | Code::Capture(_))
+                            })
+                            && lowered.iter().all(|(p, _)| match p {
+                                Pat::Tuple(subs) => subs.iter().all(Pat::shallow),
+                                _ => true,
+                            });
                         return self.add(Code::MatchTuple {
                             items,
                             arms: lowered.into(),
+                            in_place,
                         });
                     }
                 }

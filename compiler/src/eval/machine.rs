@@ -930,6 +930,14 @@ impl<'p> Machine<'p> {
                         Flow::Next(*scrutinee)
                     }
                 },
+                Code::MatchTuple {
+                    items,
+                    arms,
+                    in_place: true,
+                } => match self.tuple_in_place(items, arms)? {
+                    Some(body) => Flow::Next(body),
+                    None => Flow::Done,
+                },
                 Code::MatchTuple { items, .. } => {
                     match self.push_all(prog, items, K::MatchTuple(id))? {
                         Flow::Done => match self.tuple_arm(prog, id)? {
@@ -1822,7 +1830,7 @@ impl<'p> Machine<'p> {
 
     /// Like `arm`, for `MatchTuple` `id` whose parts are the values on top.
     fn tuple_arm(&mut self, prog: &'p Program, id: CodeId) -> Result<Option<CodeId>, Fault> {
-        let Code::MatchTuple { items, arms } = &prog.code[id as usize] else {
+        let Code::MatchTuple { items, arms, .. } = &prog.code[id as usize] else {
             return Err(runtime("broken match"));
         };
         let parts = self.pop_fields(items.len());
@@ -1844,10 +1852,133 @@ impl<'p> Machine<'p> {
         Err(no_arm_matches(prog, &Node::value(NodeKind::Tuple, parts)))
     }
 
+    /// `MatchTuple` on variables with shallow arms (`in_place`): each arm is tried
+    /// against the parts where they lie, and only the chosen arm's variables are bound,
+    /// copied, or moved out of a part read for the last time (`Code::Move`), which is
+    /// then gone from its slot as if pushed. The same arm, bindings, indeterminate match
+    /// and failure as `tuple_arm`, without copying the parts out and back. Out of line:
+    /// inlined, it grew `eval` and slowed the programs that never reach it.
+    #[inline(never)]
+    fn tuple_in_place(
+        &mut self,
+        items: &[CodeId],
+        arms: &[(Pat, CodeId)],
+    ) -> Result<Option<CodeId>, Fault> {
+        let prog = self.prog;
+        let mut at = [(0, false); MAX_IN_PLACE];
+        for (place, id) in at.iter_mut().zip(items) {
+            *place = match prog.code[*id as usize] {
+                Code::Local(s) => (self.bp + s as usize, false),
+                Code::Move(s) => (self.bp + s as usize, true),
+                Code::Capture(i) => (self.cp + i as usize, false),
+                _ => return Err(runtime("broken match")),
+            };
+        }
+        let at = &at[..items.len().min(MAX_IN_PLACE)];
+        for (pat, body) in arms {
+            let verdict = match pat {
+                Pat::Tuple(subs) => self.shallow_all(subs, at),
+                _ => Matched::Yes,
+            };
+            match verdict {
+                Matched::Yes => {
+                    self.bind_in_place(pat, at);
+                    return Ok(Some(*body));
+                }
+                Matched::No => {}
+                Matched::Stuck => {
+                    let scrutinee = self.tuple_of(at);
+                    self.vals.push(Value::stuck(Stuck::Match { scrutinee }));
+                    return Ok(None);
+                }
+            }
+        }
+        Err(no_arm_matches(prog, &self.tuple_of(at)))
+    }
+
+    /// Whether the parts at `at` match the shallow patterns `subs`, in order, as `all`
+    /// decides it, without binding anything.
+    fn shallow_all(&self, subs: &[Pat], at: &[(usize, bool)]) -> Matched {
+        for (p, (i, _)) in subs.iter().zip(at) {
+            let Pat::Ctor(c, fields) = p else {
+                continue;
+            };
+            match &self.locals[*i] {
+                Value::Tag(t) if t == c && fields.is_empty() => {}
+                Value::Node(n) if matches!(n.kind, NodeKind::Data(t) if t == *c) => {}
+                Value::Stuck(_) => return Matched::Stuck,
+                _ => return Matched::No,
+            }
+        }
+        Matched::Yes
+    }
+
+    /// Binds the variables of `pat`, a tuple pattern of shallow parts (or a wildcard) the
+    /// parts at `at` match; parts read for the last time leave their slots.
+    fn bind_in_place(&mut self, pat: &Pat, at: &[(usize, bool)]) {
+        let subs: &[Pat] = match pat {
+            Pat::Tuple(subs) => subs,
+            _ => &[],
+        };
+        for (k, &(i, last)) in at.iter().enumerate() {
+            let sub = subs.get(k).unwrap_or(&Pat::Wild);
+            if last {
+                let mut v = std::mem::take(&mut self.locals[i]);
+                match sub {
+                    Pat::Bind(s) => self.locals[self.bp + *s as usize].set(v),
+                    Pat::Ctor(_, fields) => {
+                        if !self.take_apart(sub, &mut v) {
+                            if let Value::Node(n) = &v {
+                                self.all(fields.iter().zip(n.fields.iter()));
+                            }
+                        }
+                        v.release();
+                    }
+                    _ => v.release(),
+                }
+                continue;
+            }
+            match sub {
+                Pat::Bind(s) => {
+                    let v = self.locals[i].clone();
+                    self.locals[self.bp + *s as usize].set(v);
+                }
+                Pat::Ctor(_, fields) => {
+                    for (f, q) in fields.iter().enumerate() {
+                        if let Pat::Bind(s) = q {
+                            let Value::Node(n) = &self.locals[i] else {
+                                break;
+                            };
+                            let part = n.fields[f].clone();
+                            self.locals[self.bp + *s as usize].set(part);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The tuple of the parts at `at` (to report a match on it), taking the parts read
+    /// for the last time out of their slots.
+    fn tuple_of(&mut self, at: &[(usize, bool)]) -> Value {
+        let parts: Vec<Value> = at
+            .iter()
+            .map(|&(i, last)| {
+                if last {
+                    std::mem::take(&mut self.locals[i])
+                } else {
+                    self.locals[i].clone()
+                }
+            })
+            .collect();
+        Node::value(NodeKind::Tuple, parts)
+    }
+
     /// Matches a constructor or tuple pattern of variables and wildcards against a node
     /// nothing else holds (a local at its last read, a value just computed) by moving its fields
     /// into their variables, without copying them. `false` (nothing done) otherwise.
-    #[inline]
+    #[inline(always)]
     fn take_apart(&mut self, p: &Pat, v: &mut Value) -> bool {
         let Value::Node(rc) = v else {
             return false;

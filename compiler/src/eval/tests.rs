@@ -483,3 +483,44 @@ fn natives_nested_one_level_keep_their_errors_and_holes() {
         "match (if (((?h * 3i32) % 2i32) == 0i32) then ... else ...) ..."
     );
 }
+
+#[test]
+fn tuples_of_variables_are_matched_where_they_lie_as_the_general_path_matches_them() {
+    // The same arms over the same parts: in place (a tuple of variables), and through a
+    // tuple value (`let t = ... in match t`, the general path).
+    let arms = "when (Empty, _) -> (0, ys, xs) when (Cons x _, Empty) -> (x, xs, ys) when (Cons x xt, Cons y yt) -> (x + y, xt, yt)";
+    let both = |xs: &str, ys: &str| {
+        let direct = format!("(\\xs ys -> match (xs, ys) {arms}) {xs} {ys}");
+        let general = format!("(\\xs ys -> let t = (xs, ys) in match t {arms}) {xs} {ys}");
+        let lowered = own_code(&direct);
+        assert!(lowered
+            .iter()
+            .any(|c| matches!(c, Code::MatchTuple { in_place: true, .. })));
+        (run(&direct), run(&general))
+    };
+    for (xs, ys) in [
+        ("[1 is i32, 2]", "[10, 20, 30]"),
+        ("Empty", "[5 is i32]"),
+        ("[7 is i32]", "Empty"),
+        ("?h", "[1 is i32]"),
+        ("[1 is i32]", "?h"),
+        ("[?a, 2 is i32]", "[?b, 3]"),
+    ] {
+        let (direct, general) = both(xs, ys);
+        assert_eq!(direct, general, "{xs} {ys}");
+    }
+    // Parts read for the last time are taken apart (nothing else holds them) or copied
+    // (another holds them); captured parts are read where the closure keeps them.
+    let code = format!("{RANGE}let kept = range 3, fresh = range 2 in (match (fresh, kept) when (Cons a at, Cons b bt) -> (a, at, b, bt) when _ -> (0, Empty, 0, Empty), kept, (\\u -> match (kept, u) when (Cons k _, n) -> k + n when _ -> 0) 10)");
+    assert_eq!(
+        value(&code),
+        "((1i32, [2i32], 1i32, [2i32, 3i32]), [1i32, 2i32, 3i32], 11i32)"
+    );
+    // No arm matches: the tuple of the parts is reported.
+    let err = run("(\\xs ys -> match (xs, ys) when (Empty, Empty) -> 0) [1 is i32] Empty")
+        .expect_err("no arm matches");
+    assert_eq!(
+        err,
+        RunError::Runtime("no `when` arm matches the value ([1i32], [])".into())
+    );
+}
