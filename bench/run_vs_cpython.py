@@ -13,6 +13,12 @@ the suffixes are removed before comparing). Machines are noisy: read ratios, not
 cachegrind, one run each): a count does not drift with the machine's load, so it
 compares two builds of rex (or rex and python) where CPU times on a busy machine do not.
 It does not see cache misses, which a CPU time does.
+
+Where the idiomatic Python twin leans on a container written in C (`merge_sort.py`
+slices arrays, `dict_strings.py` uses a `dict`), `bench/same/NAME.py` runs the Rex
+program's own algorithm on its own data structure (linked cells, a search tree): its
+row, `NAME (same)`, compares the two interpreters on the same work, against the same
+rex run.
 """
 
 import argparse
@@ -81,26 +87,31 @@ def main():
     header = ["workload", "rex wall", "py wall", "py/rex", "rex cpu", "py cpu", "py/rex"]
     if args.instructions:
         header += ["rex Minstr", "py Minstr", "py/rex"]
-    print("{:<12} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}".format(*header[:7]), end="")
+    print("{:<19} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}".format(*header[:7]), end="")
     print("".join(f" {h:>10}" for h in header[7:]))
     for name in WORKLOADS:
         rex_cmd = [args.rex, "run", os.path.join(HERE, name + ".rex")]
-        py_cmd = [sys.executable, os.path.join(HERE, name + ".py")]
         rex = best_time(rex_cmd, args.runs)
-        py = best_time(py_cmd, args.runs)
-        if untyped(rex[2]) != py[2]:
-            sys.exit(f"{name}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
-        line = (
-            f"{name:<12} {rex[0]:>9.3f} {py[0]:>9.3f} {py[0] / rex[0]:>7.2f}"
-            f" {rex[1]:>9.3f} {py[1]:>9.3f} {py[1] / max(rex[1], 1e-9):>7.2f}"
-        )
-        if args.instructions:
-            ri, pi = instructions(rex_cmd), instructions(py_cmd)
-            if ri is None or pi is None:
-                sys.exit(f"{name}: valgrind could not count the instructions")
-            line += f" {ri / 1e6:>10.1f} {pi / 1e6:>10.1f} {pi / ri:>10.2f}"
-        print(line)
-
+        rex_instr = instructions(rex_cmd) if args.instructions else None
+        twins = [(name, os.path.join(HERE, name + ".py"))]
+        same = os.path.join(HERE, "same", name + ".py")
+        if os.path.exists(same):
+            twins.append((name + " (same)", same))
+        for label, twin in twins:
+            py_cmd = [sys.executable, twin]
+            py = best_time(py_cmd, args.runs)
+            if untyped(rex[2]) != py[2]:
+                sys.exit(f"{label}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
+            line = (
+                f"{label:<19} {rex[0]:>9.3f} {py[0]:>9.3f} {py[0] / rex[0]:>7.2f}"
+                f" {rex[1]:>9.3f} {py[1]:>9.3f} {py[1] / max(rex[1], 1e-9):>7.2f}"
+            )
+            if args.instructions:
+                pi = instructions(py_cmd)
+                if rex_instr is None or pi is None:
+                    sys.exit(f"{label}: valgrind could not count the instructions")
+                line += f" {rex_instr / 1e6:>10.1f} {pi / 1e6:>10.1f} {pi / rex_instr:>10.2f}"
+            print(line)
 
 if __name__ == "__main__":
     main()
