@@ -70,6 +70,10 @@ fn nodes_with_many_parts_keep_them_all() {
 fn long_lists_and_nested_structures_drop_without_overflow() {
     let code = "fn build : i32 -> List (Option (i32, List i32)) -> List (Option (i32, List i32)) = \\n acc ->\n  if n == 0 then acc else build (n - 1) (Cons (Some (n, [n, n])) acc)\nmatch (build 1000000 Empty) when Cons _ _ -> 1 when _ -> 0";
     assert_eq!(value(code), "1i32");
+    // A tree (two uniquely held children a node: one followed, one set aside) and a list
+    // whose cells hold indeterminate values, dropped whole.
+    let tree = "type T = L | N T i32 T\nfn grow : i32 -> T = \\d -> if d == 0 then L else N (grow (d - 1)) d (grow (d - 1))\nfn cells : i32 -> List (Option i32) -> List (Option i32) = \\n acc -> if n == 0 then acc else cells (n - 1) (Cons (Some (n + ?h)) acc)\nmatch (grow 16, cells 100000 Empty) when (N _ d _, Cons _ _) -> d when _ -> 0";
+    assert_eq!(value(tree), "16i32");
 }
 
 #[test]

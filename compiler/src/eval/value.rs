@@ -233,7 +233,12 @@ impl Drop for Node {
         loop {
             while let Some(rc) = spine {
                 spine = match Rc::try_unwrap(rc) {
-                    Ok(mut node) => take_unique(&mut node.fields, &mut pending),
+                    Ok(node) => {
+                        // The parts are dropped here; the emptied node, which holds
+                        // nothing, is forgotten rather than looked at again by its `drop`.
+                        let mut fields = empty(node);
+                        take_unique(&mut fields, &mut pending)
+                    }
                     Err(_) => None,
                 };
             }
@@ -258,6 +263,14 @@ impl Drop for Stuck {
             drop_iteratively(parts);
         }
     }
+}
+
+/// The parts of a node nothing else holds, without running the node's `drop` (which
+/// would find nothing to do once they are out).
+fn empty(mut node: Node) -> Fields {
+    let fields = std::mem::take(&mut node.fields);
+    std::mem::forget(node);
+    fields
 }
 
 /// Moves the uniquely held parts out of `fields`: the first node is returned, the others
@@ -289,8 +302,8 @@ fn drop_iteratively(mut pending: Vec<Value>) {
     while let Some(v) = pending.pop() {
         match v {
             Value::Node(rc) => {
-                if let Ok(mut node) = Rc::try_unwrap(rc) {
-                    node.fields.move_into(&mut pending);
+                if let Ok(node) = Rc::try_unwrap(rc) {
+                    empty(node).move_into(&mut pending);
                 }
             }
             Value::Stuck(rc) => {
