@@ -113,5 +113,6 @@ def main():
                 line += f" {rex_instr / 1e6:>10.1f} {pi / 1e6:>10.1f} {pi / rex_instr:>10.2f}"
             print(line)
 
+
 if __name__ == "__main__":
     main()

@@ -1943,6 +1943,8 @@ impl<'p> Machine<'p> {
                     let v = self.locals[i].clone();
                     self.locals[self.bp + *s as usize].set(v);
                 }
+                // The fields are read in the slot, not through a copy of the node given to
+                // `all`: the copy's count up and down cost merge_sort 3.5% (812 -> 841 M).
                 Pat::Ctor(_, fields) => {
                     for (f, q) in fields.iter().enumerate() {
                         if let Pat::Bind(s) = q {
