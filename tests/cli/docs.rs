@@ -77,7 +77,7 @@ fn readme_opens_with_the_run_and_test_commands_ci_uses() {
         .expect("the quickstart fills an example");
     assert!(repo().join(example).is_file(), "{example} exists");
     assert!(script.contains(" fill "), "the quickstart runs `rex fill`");
-    assert_eq!(commands[1], "cargo test --workspace");
+    assert_eq!(commands[1], "cargo test --workspace --release");
 
     let ci = read(".ci/run");
     for command in commands {
