@@ -5,7 +5,9 @@ Usage: bench/run_vs_cpython.py [--rex PATH] [--runs N] [--instructions]
 
 Each workload is `bench/NAME.rex` with its twin `bench/NAME.py`. Both run as whole
 processes (start-up included: checking the prelude for rex, the interpreter for python),
-`--runs` times each; the best wall time and the best CPU time count. The `py/rex`
+`--runs` times each, taking turns (rex, then each twin, then rex again), so that a change
+in the machine's load falls on both sides alike; the best wall time and the best CPU time
+count. The `py/rex`
 columns are python time / rex time: above 1 means rex is faster. The outputs must agree (rex prints typed values, so
 the suffixes are removed before comparing). Machines are noisy: read ratios, not times.
 
@@ -39,19 +41,25 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def best_time(cmd, runs):
-    """Best wall time and best CPU time (user + system) of `runs` runs, and the output."""
-    best_wall, best_cpu, out = None, None, None
+def run_once(cmd):
+    """Wall time and CPU time (user + system) of one run, and its output."""
+    cpu0, start = children_cpu(), time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu0
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
+    return wall, cpu, done.stdout.strip()
+
+
+def best_times(cmds, runs):
+    """For each command: its best wall time, best CPU time and output over `runs` rounds,
+    each round running every command once, in turn."""
+    best = [(float("inf"), float("inf"), None) for _ in cmds]
     for _ in range(runs):
-        cpu0, start = children_cpu(), time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        wall, cpu = time.perf_counter() - start, children_cpu() - cpu0
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
-        out = done.stdout.strip()
-        best_wall = wall if best_wall is None else min(best_wall, wall)
-        best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
-    return best_wall, best_cpu, out
+        for i, cmd in enumerate(cmds):
+            wall, cpu, out = run_once(cmd)
+            best[i] = (min(best[i][0], wall), min(best[i][1], cpu), out)
+    return best
 
 
 def instructions(cmd):
@@ -91,15 +99,14 @@ def main():
     print("".join(f" {h:>10}" for h in header[7:]))
     for name in WORKLOADS:
         rex_cmd = [args.rex, "run", os.path.join(HERE, name + ".rex")]
-        rex = best_time(rex_cmd, args.runs)
-        rex_instr = instructions(rex_cmd) if args.instructions else None
         twins = [(name, os.path.join(HERE, name + ".py"))]
         same = os.path.join(HERE, "same", name + ".py")
         if os.path.exists(same):
             twins.append((name + " (same)", same))
-        for label, twin in twins:
-            py_cmd = [sys.executable, twin]
-            py = best_time(py_cmd, args.runs)
+        py_cmds = [[sys.executable, twin] for _, twin in twins]
+        rex, *pys = best_times([rex_cmd] + py_cmds, args.runs)
+        rex_instr = instructions(rex_cmd) if args.instructions else None
+        for (label, _), py_cmd, py in zip(twins, py_cmds, pys):
             if untyped(rex[2]) != py[2]:
                 sys.exit(f"{label}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
             line = (
