@@ -7,9 +7,9 @@ Each workload is `bench/NAME.rex` with its twin `bench/NAME.py`. Both run as who
 processes (start-up included: checking the prelude for rex, the interpreter for python),
 `--runs` times each, taking turns (rex, then each twin, then rex again), so that a change
 in the machine's load falls on both sides alike; the best wall time and the best CPU time
-count. The `py/rex`
-columns are python time / rex time: above 1 means rex is faster. The outputs must agree (rex prints typed values, so
-the suffixes are removed before comparing). Machines are noisy: read ratios, not times.
+count. The `py/rex` columns are python time / rex time: above 1 means rex is faster. The
+outputs must agree (rex prints typed values, so the suffixes are removed before
+comparing). Machines are noisy: read ratios, not times.
 
 `--instructions` also counts the instructions each process executes (valgrind's
 cachegrind, one run each): a count does not drift with the machine's load, so it
