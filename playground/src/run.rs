@@ -20,6 +20,7 @@ pub fn run(db: &Database, file: SourceFile, gas: u64) -> RunReport {
         gas: Some(gas),
         interrupt: None,
         max_stack: PLAYGROUND_MAX_STACK,
+        ..Limits::default()
     };
     rex_ide::run::run_report(db, file, &limits, error_message)
 }

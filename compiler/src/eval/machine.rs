@@ -12,6 +12,7 @@ use super::dicts;
 use super::ir::*;
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
+use super::scalar::{self, Kernels, Scalar, Stop};
 use super::value::{pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault, RunError};
 
@@ -30,6 +31,10 @@ const MAX_SPARE_LEN: usize = 1 << 12;
 /// of as many parts: a search tree's `insert` takes a node apart at each level and builds
 /// one of the same shape on the way back, deeper than this only in degenerate trees.
 const MAX_SPARE_NODES: usize = 64;
+
+/// How many times a kernel may give up (`Machine::run_kernel`) before the machine stops
+/// trying it: recursion too deep for kernels gives up at every level of the machine's.
+const MAX_KERNEL_FAILURES: u8 = 2;
 
 /// At most this many reached holes keep their environment (the rest are counted).
 pub const MAX_RECORDED_HOLES: usize = 1000;
@@ -102,6 +107,8 @@ pub struct Settings {
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Most entries of the continuation stack, and of the frame stack.
     pub max_stack: usize,
+    /// Whether calls of scalar kernels run them (`scalar`).
+    pub kernels: bool,
 }
 
 /// What `eval` does next: stop, or continue with another node.
@@ -160,6 +167,11 @@ pub struct Machine<'p> {
     /// for the next node of as many parts (`node_of_vals`): their memory is re-used
     /// instead of freed and allocated again.
     spare_nodes: Vec<Rc<Node>>,
+    /// The program's scalar kernels (`scalar`), the stack they run on, and how many times
+    /// each gave up.
+    kernels: Kernels,
+    scalar_stack: Vec<Scalar>,
+    kernel_failures: Vec<u8>,
 }
 
 impl<'p> Machine<'p> {
@@ -175,6 +187,12 @@ impl<'p> Machine<'p> {
                     .map(|k| k as u8)
             })
             .collect();
+        let kernels = if settings.kernels {
+            Kernels::compile(prog)
+        } else {
+            Kernels::default()
+        };
+        let kernel_failures = vec![0; prog.lambdas.len()];
         Machine {
             prog,
             list,
@@ -194,6 +212,9 @@ impl<'p> Machine<'p> {
             spare: Vec::new(),
             slow_bodies: vec![false; prog.lambdas.len()],
             spare_nodes: Vec::new(),
+            kernels,
+            scalar_stack: Vec::new(),
+            kernel_failures,
         }
     }
 
@@ -367,18 +388,62 @@ impl<'p> Machine<'p> {
     }
 
     fn check_limits(&mut self) -> Result<(), Fault> {
-        self.steps += u64::from(CHECK_EVERY);
-        if let Some(limit) = self.settings.gas {
-            if self.steps > limit {
-                return Err(Box::new(RunError::OutOfGas { limit }));
+        check_limits(&mut self.steps, &self.settings)
+    }
+
+    /// The steps counted so far (`steps` adds them up a batch at a time).
+    pub fn steps_taken(&self) -> u64 {
+        self.steps + u64::from(CHECK_EVERY - self.budget)
+    }
+
+    /// `run_kernel` for a call of lambda `lam` on the `n` values at `vals[at..]`, when it
+    /// has a kernel and they are scalars.
+    #[inline]
+    fn kernel_call(&mut self, lam: u32, at: usize, n: usize) -> Result<Option<Value>, Fault> {
+        let Some(k) = self.kernels.of(lam) else {
+            return Ok(None);
+        };
+        match scalar::scalars(&self.vals[at..at + n]) {
+            Some(xs) => self.run_kernel(k, &xs[..n]),
+            None => Ok(None),
+        }
+    }
+
+    /// Runs lambda `lam`'s scalar kernel on `args` (the call's arguments, converted)
+    /// when it has one that has not given up too often. `None` when the machine is to run
+    /// the call: no kernel, or one that gave up (the steps it counted taken back).
+    #[inline(never)]
+    fn run_kernel(&mut self, k: u32, args: &[Scalar]) -> Result<Option<Value>, Fault> {
+        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
+            return Ok(None);
+        }
+        let (budget, steps) = (self.budget, self.steps);
+        let (settings, steps_now) = (&self.settings, &mut self.steps);
+        let mut check = |budget: &mut u32| -> Result<(), Fault> {
+            *budget = CHECK_EVERY;
+            check_limits(steps_now, settings)
+        };
+        let used = self.locals.len().max(self.ctrl.len());
+        let max_depth = self
+            .kernels
+            .max_depth(self.settings.max_stack.saturating_sub(used));
+        let run = self.kernels.run(
+            k,
+            args,
+            &mut self.scalar_stack,
+            max_depth,
+            &mut self.budget,
+            &mut check,
+        );
+        match run {
+            Ok(v) => Ok(Some(v.value())),
+            Err(Stop::Limit(fault)) => Err(fault),
+            Err(Stop::GiveUp) => {
+                (self.budget, self.steps) = (budget, steps);
+                self.kernel_failures[k as usize] += 1;
+                Ok(None)
             }
         }
-        if let Some(flag) = &self.settings.interrupt {
-            if flag.load(Ordering::Relaxed) {
-                return Err(Box::new(RunError::Interrupted));
-            }
-        }
-        Ok(())
     }
 
     fn pop(&mut self) -> Value {
@@ -749,6 +814,15 @@ impl<'p> Machine<'p> {
                 None => {
                     self.vals.extend(self.locals.drain(bp..));
                     return Ok(self.schedule(args, i, K::CallGlobal(g, args.len() as u32)));
+                }
+            }
+        }
+        if let Some(k) = self.kernels.of(lam) {
+            if let Some(xs) = scalar::scalars(&self.locals[bp..]) {
+                if let Some(v) = self.run_kernel(k, &xs[..args.len()])? {
+                    truncate(&mut self.locals, bp);
+                    self.vals.push(v);
+                    return Ok(Flow::Done);
                 }
             }
         }
@@ -1478,6 +1552,13 @@ impl<'p> Machine<'p> {
         n: usize,
     ) -> Result<Flow, Fault> {
         let arity = self.prog.lambdas[lam as usize].arity as usize;
+        if n == arity && captures.is_empty() && group.is_none() {
+            if let Some(v) = self.kernel_call(lam, base + 1, n)? {
+                truncate(&mut self.vals, base);
+                self.vals.push(v);
+                return Ok(Flow::Done);
+            }
+        }
         if n == arity {
             let flow = self.enter(lam, base + 1, n, captures, group)?;
             truncate(&mut self.vals, base);
@@ -1504,6 +1585,11 @@ impl<'p> Machine<'p> {
                 if self.prog.lambdas[l as usize].arity as usize == n {
                     let base = self.vals.len() - n;
                     if node.fields.is_empty() {
+                        if let Some(v) = self.kernel_call(l, base, n)? {
+                            truncate(&mut self.vals, base);
+                            self.vals.push(v);
+                            return Ok(Flow::Done);
+                        }
                         // From a frame without captured values, a tail call of a global
                         // without them keeps the frame.
                         if self.cp == self.locals.len() {
@@ -2146,6 +2232,22 @@ fn grow(locals: &mut Vec<Value>, len: usize) {
         let k = len - locals.len();
         locals.extend((0..k).map(|_| Value::Unit));
     }
+}
+
+/// Counts `CHECK_EVERY` more steps into `steps` and looks at the limits.
+fn check_limits(steps: &mut u64, settings: &Settings) -> Result<(), Fault> {
+    *steps += u64::from(CHECK_EVERY);
+    if let Some(limit) = settings.gas {
+        if *steps > limit {
+            return Err(Box::new(RunError::OutOfGas { limit }));
+        }
+    }
+    if let Some(flag) = &settings.interrupt {
+        if flag.load(Ordering::Relaxed) {
+            return Err(Box::new(RunError::Interrupted));
+        }
+    }
+    Ok(())
 }
 
 fn yes_if(b: bool) -> Matched {

@@ -11,6 +11,7 @@ pub mod lower;
 pub mod machine;
 pub mod natives;
 pub mod print;
+pub mod scalar;
 pub mod value;
 
 #[cfg(test)]
@@ -48,6 +49,10 @@ pub struct Limits {
     /// Set from outside (a timer) to stop the run; polled every few thousand steps.
     pub interrupt: Option<Arc<AtomicBool>>,
     pub max_stack: usize,
+    /// Whether functions on integers and booleans alone run as scalar kernels
+    /// (`scalar`); off, the machine runs every call (the same values, errors and limits;
+    /// only the steps counted differ).
+    pub kernels: bool,
 }
 
 impl Default for Limits {
@@ -56,6 +61,7 @@ impl Default for Limits {
             gas: Some(DEFAULT_GAS),
             interrupt: None,
             max_stack: DEFAULT_MAX_STACK,
+            kernels: true,
         }
     }
 }
@@ -150,6 +156,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
         gas: limits.gas,
         interrupt: limits.interrupt.clone(),
         max_stack: limits.max_stack,
+        kernels: limits.kernels,
     };
     let mut machine = Machine::new(&program, list, settings);
     let value = machine.run(main).map_err(|e| *e)?;
@@ -179,7 +186,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
         value: names.print(&value),
         holes,
         holes_reached: machine.reached_total,
-        steps: machine.steps,
+        steps: machine.steps_taken(),
     })
 }
 

@@ -298,7 +298,7 @@ fn is_zero(v: &Value) -> bool {
     )
 }
 
-fn neg(a: &Value) -> Result<Value, Fault> {
+pub(super) fn neg(a: &Value) -> Result<Value, Fault> {
     let overflow = || {
         runtime(format!(
             "integer overflow: negate {}",

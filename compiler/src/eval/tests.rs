@@ -528,3 +528,116 @@ fn tuples_of_variables_are_matched_where_they_lie_as_the_general_path_matches_th
         RunError::Runtime("no `when` arm matches the value ([1i32], [])".into())
     );
 }
+
+// ------------------------------------------------------------------ scalar kernels
+
+/// The outcome of `code` (value, or the error) under `limits`, and the steps counted.
+fn run_limited(code: &str, limits: &Limits) -> (Result<String, RunError>, u64) {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    match run_file(&db, file, limits) {
+        Ok(o) => (Ok(o.value), o.steps),
+        Err(e) => (Err(e), 0),
+    }
+}
+
+/// `code`'s outcome with scalar kernels, checked equal to the machine's alone; and
+/// whether the kernels counted fewer steps (they ran).
+fn kernel_outcome(code: &str, limits: Limits) -> (Result<String, RunError>, bool) {
+    let (on, on_steps) = run_limited(code, &limits);
+    let machine = Limits {
+        kernels: false,
+        ..limits
+    };
+    let (off, off_steps) = run_limited(code, &machine);
+    assert_eq!(on, off, "{code}");
+    (on, on_steps < off_steps)
+}
+
+/// How many of `code`'s functions compile to kernels.
+fn kernels_in(code: &str) -> usize {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    let (program, _) = lower_file(&db, file);
+    super::scalar::Kernels::compile(&program).count()
+}
+
+const FIB: &str = "fn fib : i32 -> i32 = \\n -> if n < 2 then n else fib (n - 1) + fib (n - 2)\n";
+
+#[test]
+fn functions_on_integers_and_booleans_run_as_kernels_with_the_machines_values() {
+    let gcd = "fn gcd : i32 -> i32 -> i32 = \\a b -> if b == 0 then a else gcd b (a % b)\n";
+    let sum = "fn sum : i32 -> i32 -> i32 = \\n acc -> if n == 0 then acc else sum (n - 1) (acc + n % 7 * 3)\n";
+    let parity = "fn even : i32 -> bool = \\n -> n == 0 || odd (n - 1)\nfn odd : i32 -> bool = \\n -> n != 0 && even (n - 1)\n";
+    let lets = "fn poly : i32 -> i32 = \\x -> let y = x * x, z = -y in if y > 10 && z < 0 then z + x else y - x\n";
+    let program = format!("{FIB}{gcd}{sum}{parity}{lets}");
+    assert_eq!(kernels_in(&program), 6);
+    let cases = [
+        ("fib 20", "6765i32"),
+        ("gcd 1836311903 1134903170", "1i32"),
+        ("sum 1000 0", "9009i32"),
+        ("(even 10, odd 7, even 3)", "(true, true, false)"),
+        ("(poly 2, poly 5, poly (-4))", "(2i32, -20i32, -20i32)"),
+    ];
+    for (call, expected) in cases {
+        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+        assert!(ran, "{call}: no kernel ran");
+    }
+}
+
+#[test]
+fn a_kernels_errors_are_the_machines() {
+    let overflow =
+        "fn up : i32 -> i32 = \\n -> if n == 0 then 2147483647 + n + 1 else up (n - 1)\nup 3";
+    let (outcome, _) = kernel_outcome(overflow, Limits::default());
+    assert!(
+        matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("overflow")),
+        "{outcome:?}"
+    );
+    let zero = "fn f : i32 -> i32 = \\n -> if n == 0 then 10 % n else f (n - 1)\n1 + f 5";
+    let (outcome, _) = kernel_outcome(zero, Limits::default());
+    assert!(
+        matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("division by zero")),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn kernels_keep_the_stack_limit_and_the_gas() {
+    let deep = "fn d : i32 -> i32 = \\n -> if n == 0 then 0 else 1 + d (n - 1)\nd 100000";
+    // Deep recursion within the limit gives its value; beyond it, the machine's error.
+    let (outcome, ran) = kernel_outcome(deep, Limits::default());
+    assert_eq!(outcome.as_deref(), Ok("100000i32"));
+    assert!(ran);
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(deep, small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    // A kernel's endless loop runs out of gas.
+    let endless = "fn spin : i32 -> i32 = \\n -> spin (n + 1 - 1)\nspin 0";
+    let gas = Limits {
+        gas: Some(100_000),
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(endless, gas);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 100_000 }));
+}
+
+#[test]
+fn holes_and_other_values_go_to_the_machine() {
+    // A hole as the argument: the machine's indeterminate result.
+    let (outcome, _) = kernel_outcome(&format!("{FIB}fib ?n + 1"), Limits::default());
+    let shown = outcome.expect("runs");
+    assert!(shown.contains("?n"), "{shown}");
+    // A function with a hole in its body is no kernel.
+    assert_eq!(kernels_in("fn f : i32 -> i32 = \\n -> n + ?k\nf 1"), 0);
+    // A kernel without constraints on its type takes lists and strings too.
+    let pick = "fn pick : bool -> a -> a -> a = \\c x y -> if c then x else y\n";
+    let call = "(pick true 1 2, pick false [1] [2, 3], pick (1 < 2) \"a\" \"b\")";
+    assert_eq!(kernels_in(pick), 1);
+    let (outcome, _) = kernel_outcome(&format!("{pick}{call}"), Limits::default());
+    assert_eq!(outcome.as_deref(), Ok("(1i32, [2i32, 3i32], \"a\")"));
+}
