@@ -396,23 +396,41 @@ impl<'p> Machine<'p> {
         self.steps + u64::from(CHECK_EVERY - self.budget)
     }
 
-    /// `run_kernel` for a call of lambda `lam` on the `n` values at `vals[at..]`, when it
-    /// has a kernel and they are scalars.
-    #[inline]
-    fn kernel_call(&mut self, lam: u32, at: usize, n: usize) -> Result<Option<Value>, Fault> {
-        let Some(k) = self.kernels.of(lam) else {
-            return Ok(None);
+    /// A call of kernel `k` on the `n` values from `at` on, in the frame slots being filled
+    /// (`in_locals`) or on the value stack: when they are scalars and the kernel gives the
+    /// value, the stack they are on is cut back to `cut`, the value pushed, and `true`.
+    /// Out of line: the call sites only look up the kernel.
+    #[inline(never)]
+    fn kernel_value(
+        &mut self,
+        k: u32,
+        in_locals: bool,
+        at: usize,
+        n: usize,
+        cut: usize,
+    ) -> Result<bool, Fault> {
+        let stack = if in_locals { &self.locals } else { &self.vals };
+        let Some(xs) = scalar::scalars(&stack[at..at + n]) else {
+            return Ok(false);
         };
-        match scalar::scalars(&self.vals[at..at + n]) {
-            Some(xs) => self.run_kernel(k, &xs[..n]),
-            None => Ok(None),
-        }
+        let Some(v) = self.run_kernel(k, &xs[..n])? else {
+            return Ok(false);
+        };
+        truncate(
+            if in_locals {
+                &mut self.locals
+            } else {
+                &mut self.vals
+            },
+            cut,
+        );
+        self.vals.push(v);
+        Ok(true)
     }
 
     /// Runs lambda `lam`'s scalar kernel on `args` (the call's arguments, converted)
     /// when it has one that has not given up too often. `None` when the machine is to run
     /// the call: no kernel, or one that gave up (the steps it counted taken back).
-    #[inline(never)]
     fn run_kernel(&mut self, k: u32, args: &[Scalar]) -> Result<Option<Value>, Fault> {
         if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
             return Ok(None);
@@ -818,12 +836,8 @@ impl<'p> Machine<'p> {
             }
         }
         if let Some(k) = self.kernels.of(lam) {
-            if let Some(xs) = scalar::scalars(&self.locals[bp..]) {
-                if let Some(v) = self.run_kernel(k, &xs[..args.len()])? {
-                    truncate(&mut self.locals, bp);
-                    self.vals.push(v);
-                    return Ok(Flow::Done);
-                }
+            if self.kernel_value(k, true, bp, args.len(), bp)? {
+                return Ok(Flow::Done);
             }
         }
         let l = &prog.lambdas[lam as usize];
@@ -1552,10 +1566,12 @@ impl<'p> Machine<'p> {
         n: usize,
     ) -> Result<Flow, Fault> {
         let arity = self.prog.lambdas[lam as usize].arity as usize;
-        if n == arity && captures.is_empty() && group.is_none() {
-            if let Some(v) = self.kernel_call(lam, base + 1, n)? {
-                truncate(&mut self.vals, base);
-                self.vals.push(v);
+        if let Some(k) = self.kernels.of(lam) {
+            if n == arity
+                && captures.is_empty()
+                && group.is_none()
+                && self.kernel_value(k, false, base + 1, n, base)?
+            {
                 return Ok(Flow::Done);
             }
         }
@@ -1585,10 +1601,10 @@ impl<'p> Machine<'p> {
                 if self.prog.lambdas[l as usize].arity as usize == n {
                     let base = self.vals.len() - n;
                     if node.fields.is_empty() {
-                        if let Some(v) = self.kernel_call(l, base, n)? {
-                            truncate(&mut self.vals, base);
-                            self.vals.push(v);
-                            return Ok(Flow::Done);
+                        if let Some(k) = self.kernels.of(l) {
+                            if self.kernel_value(k, false, base, n, base)? {
+                                return Ok(Flow::Done);
+                            }
                         }
                         // From a frame without captured values, a tail call of a global
                         // without them keeps the frame.

@@ -298,7 +298,7 @@ fn is_zero(v: &Value) -> bool {
     )
 }
 
-pub(super) fn neg(a: &Value) -> Result<Value, Fault> {
+fn neg(a: &Value) -> Result<Value, Fault> {
     let overflow = || {
         runtime(format!(
             "integer overflow: negate {}",

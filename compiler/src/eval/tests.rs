@@ -641,3 +641,90 @@ fn holes_and_other_values_go_to_the_machine() {
     let (outcome, _) = kernel_outcome(&format!("{pick}{call}"), Limits::default());
     assert_eq!(outcome.as_deref(), Ok("(1i32, [2i32, 3i32], \"a\")"));
 }
+
+#[test]
+fn kernels_match_on_integers_and_booleans_as_the_machine_does() {
+    let fact = "fn fact : i32 -> i32 = \\n -> match n when 0 -> 1 when k -> k * fact (k - 1)\n";
+    let sign = "fn sign : i32 -> i32 = \\n -> match (n < 0) when true -> -1 when false -> (match n when 0 -> 0 when _ -> 1)\n";
+    let partial =
+        "fn f : i32 -> i32 = \\n -> match n when 1 -> 10 when 2 -> 20 when 99999999999 -> 0\n";
+    let program = format!("{fact}{sign}{partial}");
+    assert_eq!(kernels_in(&program), 3);
+    let cases = [
+        ("fact 10", Ok("3628800i32")),
+        ("(sign (-5), sign 0, sign 7)", Ok("(-1i32, 0i32, 1i32)")),
+        ("f 2", Ok("20i32")),
+    ];
+    for (call, expected) in cases {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), expected, "{call}");
+    }
+    // No arm matches (the checker reports the match as not exhaustive; the program still
+    // runs): the machine's error.
+    let (outcome, _) = kernel_outcome(&format!("{program}f 3"), Limits::default());
+    assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
+}
+
+#[test]
+fn kernel_natives_agree_with_the_machines() {
+    use super::natives::{self, ListIds, Prim};
+    use super::scalar::{self, Scalar};
+    use super::value::Value;
+    let edges = [
+        i32::MIN,
+        i32::MIN + 1,
+        -7,
+        -2,
+        -1,
+        0,
+        1,
+        2,
+        3,
+        7,
+        1000,
+        i32::MAX - 1,
+        i32::MAX,
+    ];
+    let ops = [
+        Prim::Add,
+        Prim::Sub,
+        Prim::Mul,
+        Prim::Div,
+        Prim::Mod,
+        Prim::Eq,
+        Prim::Ne,
+        Prim::Lt,
+        Prim::Le,
+        Prim::Gt,
+        Prim::Ge,
+    ];
+    let kernel = |v: Result<Scalar, scalar::Stop>| v.ok().map(Scalar::value);
+    let machine = |v: Result<Value, _>| {
+        v.ok()
+            .and_then(|v: Value| Scalar::of(&v).map(Scalar::value))
+    };
+    let show = |v: Option<Value>| format!("{v:?}");
+    for p in ops {
+        for x in edges {
+            for y in edges {
+                let k = kernel(scalar::binary(p, Scalar::I32(x), Scalar::I32(y)));
+                let m = machine(natives::binary(p, &Value::I32(x), &Value::I32(y)));
+                assert_eq!(show(k), show(m), "{p:?} {x} {y}");
+            }
+        }
+        for (x, y) in [(true, true), (true, false), (false, true), (false, false)] {
+            let k = kernel(scalar::binary(p, Scalar::Bool(x), Scalar::Bool(y)));
+            let m = machine(natives::binary(p, &Value::Bool(x), &Value::Bool(y)));
+            // Booleans ordered are the machine's alone (the kernel gives up).
+            if k.is_some() {
+                assert_eq!(show(k), show(m), "{p:?} {x} {y}");
+            }
+        }
+    }
+    let list = ListIds { empty: 0, cons: 1 };
+    for x in edges {
+        let k = kernel(scalar::neg(Scalar::I32(x)));
+        let m = machine(natives::unary(Prim::Neg, &Value::I32(x), list));
+        assert_eq!(show(k), show(m), "neg {x}");
+    }
+}
