@@ -12,6 +12,7 @@ pub mod machine;
 pub mod natives;
 pub mod print;
 pub mod scalar;
+mod scalar_compile;
 pub mod value;
 
 #[cfg(test)]

@@ -728,3 +728,30 @@ fn kernel_natives_agree_with_the_machines() {
         assert_eq!(show(k), show(m), "neg {x}");
     }
 }
+
+#[test]
+fn let_rec_loops_inside_kernels_run_as_kernels() {
+    let sum = "fn sum_to : i32 -> i32 = \\n -> let rec go = \\k acc -> if k > n then acc else go (k + 1) (acc + k % 7) in go 1 0\n";
+    let parity = "fn par : i32 -> bool = \\n -> let rec ev = \\k -> if k == 0 then true else od (k - 1), od = \\k -> if k == 0 then false else ev (k - 1) in ev n\n";
+    let nested = "fn f : i32 -> i32 = \\n -> let m = n * 2 in let rec go = \\k acc -> if k == m then acc else go (k + 1) (acc + n) in 1 + go 0 0\n";
+    let deep = "fn deep : i32 -> i32 = \\n -> let rec d = \\k -> if k == 0 then 0 else 1 + d (k - 1) in d n\n";
+    let program = format!("{sum}{parity}{nested}{deep}");
+    assert_eq!(kernels_in(&program), 4);
+    let cases = [
+        ("sum_to 100000", "300000i32"),
+        ("(par 10001, par 64)", "(false, true)"),
+        ("f 300", "180001i32"),
+        ("deep 50000", "50000i32"),
+    ];
+    for (call, expected) in cases {
+        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+        assert!(ran, "{call}: no kernel ran");
+    }
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&format!("{program}deep 100000"), small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+}

@@ -1,0 +1,503 @@
+//! Compiling scalar kernels (`scalar`): which functions qualify, and their register code.
+//!
+//! A kernel's frame holds its lambda's slots (parameters, then `let`s), then, for a member
+//! of a `let rec` group, the group's captured values, then temporaries. A call lays its
+//! callee's frame out above the caller's live registers: the arguments, and the captured
+//! values where the callee's slots end.
+
+use std::rc::Rc;
+
+use super::ir::{Code, CodeId, Loc, Pat, Program, Source};
+use super::natives::Prim;
+use super::scalar::{Ins, Kernel, Kernels, Reg, Scalar, MAX_ARGS, MAX_REGS};
+use super::value::Value;
+
+/// A kernel waiting to be compiled.
+struct Job {
+    kernel: u32,
+    lambda: u32,
+    /// For a member of a rec group: the kernels of the group's members.
+    group: Option<Rc<[u32]>>,
+}
+
+/// What the kernels compiled so far share.
+struct Builder {
+    code: Vec<Ins>,
+    kernels: Vec<Kernel>,
+    jobs: Vec<Job>,
+    /// Whether each kernel compiled, and the kernels each calls.
+    ok: Vec<bool>,
+    calls: Vec<Vec<u32>>,
+    widest: u32,
+}
+
+impl Builder {
+    /// A kernel to compile for `lambda`, whose frame keeps `captures` captured values.
+    fn add(&mut self, prog: &Program, lambda: u32, captures: u32, group: Option<Rc<[u32]>>) -> u32 {
+        let lam = &prog.lambdas[lambda as usize];
+        let kernel = self.kernels.len() as u32;
+        self.kernels.push(Kernel {
+            arity: lam.arity,
+            entry: 0,
+            regs: 0,
+            slots: lam.slots.max(lam.arity),
+            captures,
+        });
+        self.ok.push(true);
+        self.calls.push(Vec::new());
+        self.jobs.push(Job {
+            kernel,
+            lambda,
+            group,
+        });
+        kernel
+    }
+}
+
+/// Compiles every top-level function that qualifies (see `scalar`'s documentation), and
+/// the `let rec` loops in them.
+pub(super) fn compile(prog: &Program) -> Kernels {
+    let mut b = Builder {
+        code: Vec::new(),
+        kernels: Vec::new(),
+        jobs: Vec::new(),
+        ok: Vec::new(),
+        calls: Vec::new(),
+        widest: 0,
+    };
+    // Candidates: globals without dictionaries whose value is a lambda over nothing.
+    let mut of_lambda: Vec<Option<u32>> = vec![None; prog.lambdas.len()];
+    let mut entries = Vec::new();
+    for g in 0..prog.globals.len() as u32 {
+        let Some(l) = global_lambda(prog, g) else {
+            continue;
+        };
+        let lam = &prog.lambdas[l as usize];
+        if lam.captures.is_empty()
+            && (1..=MAX_ARGS as u32).contains(&lam.arity)
+            && of_lambda[l as usize].is_none()
+        {
+            let k = b.add(prog, l, 0, None);
+            of_lambda[l as usize] = Some(k);
+            entries.push((l, k));
+        }
+    }
+    b.jobs.reverse();
+    while let Some(job) = b.jobs.pop() {
+        let kernel = b.kernels[job.kernel as usize];
+        let entry = b.code.len() as u32;
+        let base = kernel.slots + kernel.captures;
+        let mut cx = Compile {
+            prog,
+            of_lambda: &of_lambda,
+            b: &mut b,
+            me: job.kernel,
+            group: job.group,
+            slots: kernel.slots,
+            captures: kernel.captures,
+            rec: Vec::new(),
+            next: base,
+            high: base,
+            nodes: 0,
+        };
+        // The result into a temporary: the parameters stay readable to the end.
+        let body = prog.lambdas[job.lambda as usize].body;
+        let compiled = (base as usize) < MAX_REGS
+            && match cx.temp() {
+                Some(dst) => cx.expr(body, dst, true).is_some(),
+                None => false,
+            };
+        let (regs, nodes) = (cx.high, cx.nodes);
+        if !compiled {
+            b.ok[job.kernel as usize] = false;
+        }
+        b.widest = b.widest.max(regs + nodes + 2);
+        let k = &mut b.kernels[job.kernel as usize];
+        k.entry = entry;
+        k.regs = regs;
+    }
+    // A kernel that calls one that did not compile does not qualify either.
+    loop {
+        let mut changed = false;
+        for k in 0..b.kernels.len() {
+            if b.ok[k] && b.calls[k].iter().any(|c| !b.ok[*c as usize]) {
+                b.ok[k] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut of_lambda = vec![None; prog.lambdas.len()];
+    for (l, k) in entries {
+        if b.ok[k as usize] {
+            of_lambda[l as usize] = Some(k);
+        }
+    }
+    Kernels {
+        code: b.code,
+        kernels: b.kernels,
+        of_lambda,
+        widest: b.widest,
+    }
+}
+
+/// The lambda global `g`'s value is, when it is a function without dictionaries.
+fn global_lambda(prog: &Program, g: u32) -> Option<u32> {
+    let global = prog.globals.get(g as usize)?;
+    if global.dicts != 0 {
+        return None;
+    }
+    let outer = prog.lambdas.get(global.body as usize)?;
+    match prog.code.get(outer.body as usize)? {
+        Code::Lambda(l) if outer.arity == 0 => Some(*l),
+        _ => None,
+    }
+}
+
+/// A slot a `let rec` bound to a member's kernel, and the registers of the captured
+/// values a call of it passes.
+#[derive(Clone)]
+struct RecSlot {
+    slot: u32,
+    kernel: u32,
+    captures: Rc<[Reg]>,
+}
+
+struct Compile<'a> {
+    prog: &'a Program,
+    of_lambda: &'a [Option<u32>],
+    b: &'a mut Builder,
+    /// The kernel being compiled, and its group's members' kernels if it is a member.
+    me: u32,
+    group: Option<Rc<[u32]>>,
+    /// The lambda's slots (registers below this are its parameters and `let`s), then
+    /// its captured values.
+    slots: u32,
+    captures: u32,
+    rec: Vec<RecSlot>,
+    /// The next free temporary, and the most registers used so far.
+    next: u32,
+    high: u32,
+    /// Nodes compiled (bounds the continuations the machine keeps for one call).
+    nodes: u32,
+}
+
+impl Compile<'_> {
+    fn emit(&mut self, ins: Ins) -> usize {
+        self.b.code.push(ins);
+        self.b.code.len() - 1
+    }
+
+    /// A fresh temporary register.
+    fn temp(&mut self) -> Option<Reg> {
+        let r = self.next;
+        self.next += 1;
+        self.high = self.high.max(self.next);
+        (r < MAX_REGS as u32).then_some(r as Reg)
+    }
+
+    /// The register of a parameter or `let` (slot `s`), if it holds a scalar: one of the
+    /// lambda's slots, not one a `let rec` bound to a function.
+    fn slot(&self, s: u32) -> Option<Reg> {
+        (s < self.slots && !self.rec.iter().any(|r| r.slot == s)).then_some(s as Reg)
+    }
+
+    /// The register of captured value `i` (capture 0 is the group itself, no scalar).
+    fn capture(&self, i: u32) -> Option<Reg> {
+        (i >= 1 && i <= self.captures).then_some((self.slots + i - 1) as Reg)
+    }
+
+    fn source(&self, s: Source) -> Option<Reg> {
+        match s {
+            Source::At(Loc::Local(i)) => self.slot(i),
+            Source::At(Loc::Capture(i)) => self.capture(i),
+            Source::Member(_) => None,
+        }
+    }
+
+    /// A register holding node `id`'s value: a variable's own, or a temporary it is
+    /// computed into.
+    fn operand(&mut self, id: CodeId) -> Option<Reg> {
+        match &self.prog.code[id as usize] {
+            Code::Local(s) | Code::Move(s) => self.slot(*s),
+            Code::Capture(i) => self.capture(*i),
+            _ => {
+                let r = self.temp()?;
+                self.expr(id, r, false)?;
+                Some(r)
+            }
+        }
+    }
+
+    /// Emits code computing node `id` into `dst`; in tail position, code returning it
+    /// (or calling in the frame's place). `None` when a part is outside the subset.
+    fn expr(&mut self, id: CodeId, dst: Reg, tail: bool) -> Option<()> {
+        self.nodes += 1;
+        let mark = self.next;
+        match &self.prog.code[id as usize] {
+            Code::Const(v) => {
+                let v = Scalar::of(v)?;
+                self.emit(Ins::Const { dst, v });
+            }
+            Code::Local(_) | Code::Move(_) | Code::Capture(_) => {
+                let src = self.operand(id)?;
+                self.emit(Ins::Move { dst, src });
+            }
+            Code::Prim1(Prim::Neg, a) => {
+                let a = self.operand(*a)?;
+                self.emit(Ins::Neg { dst, a });
+            }
+            Code::Prim2(p, a, b) if arithmetic(*p) => {
+                let p = *p;
+                let (a, b) = (*a, *b);
+                match self.prog.code[b as usize] {
+                    Code::Const(Value::I32(k)) => {
+                        let a = self.operand(a)?;
+                        self.emit(Ins::BinK { p, dst, a, k });
+                    }
+                    _ => {
+                        let a = self.operand(a)?;
+                        let b = self.operand(b)?;
+                        self.emit(Ins::Bin { p, dst, a, b });
+                    }
+                }
+            }
+            Code::And(a, b) | Code::Or(a, b) => {
+                // `a && b` is `b` where `a` is true, and false otherwise (`||` alike).
+                let when = matches!(self.prog.code[id as usize], Code::Or(..));
+                let (a, b) = (*a, *b);
+                self.expr(a, dst, false)?;
+                let jump = self.emit(Ins::JumpIf {
+                    r: dst,
+                    when,
+                    to: 0,
+                });
+                self.expr(b, dst, false)?;
+                self.patch(jump);
+            }
+            Code::If(c, t, e) => {
+                let (c, t, e) = (*c, *t, *e);
+                let c = self.operand(c)?;
+                let to_else = self.emit(Ins::JumpIf {
+                    r: c,
+                    when: false,
+                    to: 0,
+                });
+                self.next = mark;
+                self.expr(t, dst, tail)?;
+                let to_end = (!tail).then(|| self.emit(Ins::Jump { to: 0 }));
+                self.patch(to_else);
+                self.expr(e, dst, tail)?;
+                if let Some(j) = to_end {
+                    self.patch(j);
+                }
+                self.next = mark;
+                return Some(());
+            }
+            Code::Match { scrutinee, arms } => {
+                let r = self.operand(*scrutinee)?;
+                self.arms(r, arms, dst, tail)?;
+                self.next = mark;
+                return Some(());
+            }
+            Code::Let { slot, value, body } => {
+                let (value, body) = (*value, *body);
+                let r = self.slot(*slot)?;
+                self.expr(value, r, false)?;
+                self.next = mark;
+                self.expr(body, dst, tail)?;
+                self.next = mark;
+                return Some(());
+            }
+            Code::LetRec {
+                group,
+                first_slot,
+                body,
+            } => {
+                let (first_slot, body) = (*first_slot, *body);
+                self.let_rec(*group, first_slot)?;
+                self.expr(body, dst, tail)?;
+                self.next = mark;
+                return Some(());
+            }
+            Code::CallGlobal { global, args, .. } => {
+                let l = global_lambda(self.prog, *global)?;
+                let kernel = (*self.of_lambda.get(l as usize)?)?;
+                self.call(kernel, &[], args, dst, tail)?;
+                self.next = mark;
+                if tail {
+                    return Some(());
+                }
+            }
+            Code::CallMember(j, args) => {
+                let kernel = *self.group.as_ref()?.get(*j as usize)?;
+                let captures: Vec<Reg> = (1..=self.captures)
+                    .map(|i| self.capture(i))
+                    .collect::<Option<_>>()?;
+                self.call(kernel, &captures, args, dst, tail)?;
+                self.next = mark;
+                if tail {
+                    return Some(());
+                }
+            }
+            // A call of a `let rec` function from the body it scopes over (`go 1 0`).
+            Code::App(f, args) => {
+                let (Code::Local(s) | Code::Move(s)) = self.prog.code[*f as usize] else {
+                    return None;
+                };
+                let rec = self.rec.iter().find(|r| r.slot == s)?.clone();
+                self.call(rec.kernel, &rec.captures, args, dst, tail)?;
+                self.next = mark;
+                if tail {
+                    return Some(());
+                }
+            }
+            _ => return None,
+        }
+        self.next = mark;
+        if tail {
+            self.emit(Ins::Ret { src: dst });
+        }
+        Some(())
+    }
+
+    /// A `let rec` group's members as kernels (compiled later), bound to their slots
+    /// here, with the registers of the values the group captures from this frame.
+    fn let_rec(&mut self, group: u32, first_slot: u32) -> Option<()> {
+        let g = &self.prog.groups[group as usize];
+        let captures: Rc<[Reg]> = g
+            .captures
+            .iter()
+            .map(|s| self.source(*s))
+            .collect::<Option<_>>()?;
+        let first = self.b.kernels.len() as u32;
+        let members: Rc<[u32]> = (first..first + g.members.len() as u32).collect();
+        for lambda in g.members.iter() {
+            self.b.add(
+                self.prog,
+                *lambda,
+                captures.len() as u32,
+                Some(members.clone()),
+            );
+        }
+        for (j, kernel) in members.iter().enumerate() {
+            self.rec.push(RecSlot {
+                slot: first_slot + j as u32,
+                kernel: *kernel,
+                captures: captures.clone(),
+            });
+        }
+        Some(())
+    }
+
+    /// A call of `kernel` with `args` and the captured values in `captures`: its frame
+    /// laid out in temporaries above the live registers, then a call (or, in tail
+    /// position, the frame moved down in place of the running one).
+    fn call(
+        &mut self,
+        kernel: u32,
+        captures: &[Reg],
+        args: &[CodeId],
+        dst: Reg,
+        tail: bool,
+    ) -> Option<()> {
+        let callee = self.b.kernels[kernel as usize];
+        if callee.arity as usize != args.len() || callee.captures as usize != captures.len() {
+            return None;
+        }
+        let width = if captures.is_empty() {
+            args.len() as u32
+        } else {
+            callee.slots + callee.captures
+        };
+        let base = self.next;
+        for _ in 0..width {
+            self.temp()?;
+        }
+        for (i, a) in args.iter().enumerate() {
+            self.expr(*a, (base + i as u32) as Reg, false)?;
+            self.next = base + width;
+        }
+        for (i, src) in captures.iter().enumerate() {
+            let dst = (base + callee.slots + i as u32) as Reg;
+            self.emit(Ins::Move { dst, src: *src });
+        }
+        self.b.calls[self.me as usize].push(kernel);
+        let base = base as Reg;
+        if tail {
+            let n = u8::try_from(width).ok()?;
+            self.emit(Ins::TailCall { kernel, base, n });
+        } else {
+            self.emit(Ins::Call { kernel, dst, base });
+        }
+        Some(())
+    }
+
+    /// The arms of a `match` on register `r`, tried in order as `Machine::arm` tries
+    /// them: a variable or a wildcard matches, a literal matches its value (an integer
+    /// literal no boolean, and none that does not fit an `i32`). `None` for any other
+    /// pattern.
+    fn arms(&mut self, r: Reg, arms: &[(Pat, CodeId)], dst: Reg, tail: bool) -> Option<()> {
+        let mut to_end = Vec::new();
+        for (pat, body) in arms {
+            let test = match pat {
+                Pat::Wild => None,
+                Pat::Bind(s) => {
+                    let slot = self.slot(*s)?;
+                    self.emit(Ins::Move { dst: slot, src: r });
+                    None
+                }
+                Pat::Int(text) => match text.parse::<i32>() {
+                    Ok(k) => Some(Scalar::I32(k)),
+                    Err(_) => continue,
+                },
+                Pat::Bool(b) => Some(Scalar::Bool(*b)),
+                _ => return None,
+            };
+            let next = test.map(|v| self.emit(Ins::JumpUnless { r, v, to: 0 }));
+            self.expr(*body, dst, tail)?;
+            if !tail {
+                to_end.push(self.emit(Ins::Jump { to: 0 }));
+            }
+            match next {
+                Some(jump) => self.patch(jump),
+                // Later arms are never tried.
+                None => break,
+            }
+        }
+        self.emit(Ins::GiveUp);
+        for jump in to_end {
+            self.patch(jump);
+        }
+        Some(())
+    }
+
+    /// Points the jump at `at` here.
+    fn patch(&mut self, at: usize) {
+        let here = self.b.code.len() as u32;
+        match &mut self.b.code[at] {
+            Ins::JumpIf { to, .. } | Ins::Jump { to } | Ins::JumpUnless { to, .. } => *to = here,
+            _ => {}
+        }
+    }
+}
+
+/// The natives a kernel computes (all of them on scalars, to scalars).
+fn arithmetic(p: Prim) -> bool {
+    matches!(
+        p,
+        Prim::Add
+            | Prim::Sub
+            | Prim::Mul
+            | Prim::Div
+            | Prim::Mod
+            | Prim::Eq
+            | Prim::Ne
+            | Prim::Lt
+            | Prim::Le
+            | Prim::Gt
+            | Prim::Ge
+    )
+}
