@@ -755,3 +755,141 @@ fn let_rec_loops_inside_kernels_run_as_kernels() {
     let (outcome, _) = kernel_outcome(&format!("{program}deep 100000"), small);
     assert_eq!(outcome, Err(RunError::StackOverflow));
 }
+
+/// A small deterministic generator of scalar programs (a linear congruential sequence).
+struct Gen(u64);
+
+impl Gen {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+
+    fn int(&mut self, vars: &[String], calls: &[(String, usize)], depth: u32) -> String {
+        let leaf = depth == 0 || self.below(4) == 0;
+        if leaf {
+            return match self.below(3) {
+                0 if !vars.is_empty() => vars[self.below(vars.len() as u64) as usize].clone(),
+                1 => ["2147483647", "(-2147483647 - 1)", "0", "1", "-1", "7"]
+                    [self.below(6) as usize]
+                    .to_string(),
+                _ => format!("{}", self.below(100) as i64 - 50),
+            };
+        }
+        let d = depth - 1;
+        match self.below(8) {
+            0 | 1 => {
+                let op = ["+", "-", "*", "%"][self.below(4) as usize];
+                format!(
+                    "({} {op} {})",
+                    self.int(vars, calls, d),
+                    self.int(vars, calls, d)
+                )
+            }
+            2 => format!("(-({}))", self.int(vars, calls, d)),
+            3 => format!(
+                "(if {} then {} else {})",
+                self.boolean(vars, calls, d),
+                self.int(vars, calls, d),
+                self.int(vars, calls, d)
+            ),
+            4 => {
+                let x = format!("v{}", vars.len());
+                let value = self.int(vars, calls, d);
+                let mut inner = vars.to_vec();
+                inner.push(x.clone());
+                format!("(let {x} = {value} in {})", self.int(&inner, calls, d))
+            }
+            5 => {
+                let (scrutinee, k) = (self.int(vars, calls, d), self.below(5) as i64 - 2);
+                let first = self.int(vars, calls, d);
+                let (last, rest) = if self.below(2) == 0 {
+                    ("_", self.int(vars, calls, d))
+                } else {
+                    let w = format!("w{}", vars.len());
+                    let inner = [vars, std::slice::from_ref(&w)].concat();
+                    let rest = self.int(&inner, calls, d);
+                    return format!(
+                        "(match ({scrutinee} is i32) when {k} -> {first} when {w} -> {rest})"
+                    );
+                };
+                // The scrutinee's type fixed: a literal alone would be read at run time.
+                format!("(match ({scrutinee} is i32) when {k} -> {first} when {last} -> {rest})")
+            }
+            _ if !calls.is_empty() => {
+                let (name, arity) = &calls[self.below(calls.len() as u64) as usize];
+                let args: Vec<String> = (0..*arity)
+                    .map(|_| format!("({})", self.int(vars, calls, d)))
+                    .collect();
+                format!("({name} {})", args.join(" "))
+            }
+            _ => self.int(vars, calls, d),
+        }
+    }
+
+    fn boolean(&mut self, vars: &[String], calls: &[(String, usize)], depth: u32) -> String {
+        let d = depth.saturating_sub(1);
+        if depth == 0 {
+            return ["true", "false"][self.below(2) as usize].to_string();
+        }
+        match self.below(5) {
+            0 => ["true", "false"][self.below(2) as usize].to_string(),
+            1 | 2 => {
+                let op = ["<", "<=", ">", ">=", "==", "!="][self.below(6) as usize];
+                format!(
+                    "({} {op} {})",
+                    self.int(vars, calls, d),
+                    self.int(vars, calls, d)
+                )
+            }
+            3 => {
+                let op = ["&&", "||", "=="][self.below(3) as usize];
+                let (a, b) = (self.boolean(vars, calls, d), self.boolean(vars, calls, d));
+                format!("({a} {op} {b})")
+            }
+            _ => format!(
+                "(match {} when true -> {} when false -> {})",
+                self.boolean(vars, calls, d),
+                self.boolean(vars, calls, d),
+                self.boolean(vars, calls, d)
+            ),
+        }
+    }
+}
+
+#[test]
+fn random_scalar_programs_give_the_machines_outcomes() {
+    let mut g = Gen(0x5eed);
+    let mut kernels = 0;
+    for _ in 0..100 {
+        let mut program = String::new();
+        let mut calls: Vec<(String, usize)> = Vec::new();
+        for f in 0..4 {
+            let arity = 1 + g.below(3) as usize;
+            let params: Vec<String> = (0..arity).map(|i| format!("p{i}")).collect();
+            let body = g.int(&params, &calls, 4);
+            let ty = vec!["i32"; arity + 1].join(" -> ");
+            program += &format!("fn f{f} : {ty} = \\{} -> {body}\n", params.join(" "));
+            calls.push((format!("f{f}"), arity));
+        }
+        kernels += kernels_in(&program);
+        let (name, arity) = &calls[3];
+        let results: Vec<String> = [[3, -4, 11], [0, 1, 2], [2147483647, -1, 5]]
+            .iter()
+            .map(|args| {
+                let args: Vec<String> = args[..*arity].iter().map(|a| format!("({a})")).collect();
+                format!("{name} {}", args.join(" "))
+            })
+            .collect();
+        for call in results {
+            kernel_outcome(&format!("{program}{call}"), Limits::default());
+        }
+    }
+    // Most generated functions compile; the others bind a literal nothing gives a type
+    // (`let v = 45 in 0`), read through a dictionary at run time, which kernels leave to
+    // the machine.
+    assert!(kernels >= 330, "{kernels} kernels of 400");
+}
