@@ -863,7 +863,7 @@ impl Gen {
 #[test]
 fn random_scalar_programs_give_the_machines_outcomes() {
     let mut g = Gen(0x5eed);
-    let mut kernels = 0;
+    let (mut kernels, mut values, mut errors) = (0, 0, 0);
     for _ in 0..100 {
         let mut program = String::new();
         let mut calls: Vec<(String, usize)> = Vec::new();
@@ -885,11 +885,19 @@ fn random_scalar_programs_give_the_machines_outcomes() {
             })
             .collect();
         for call in results {
-            kernel_outcome(&format!("{program}{call}"), Limits::default());
+            match kernel_outcome(&format!("{program}{call}"), Limits::default()).0 {
+                Ok(_) => values += 1,
+                Err(_) => errors += 1,
+            }
         }
     }
     // Most generated functions compile; the others bind a literal nothing gives a type
     // (`let v = 45 in 0`), read through a dictionary at run time, which kernels leave to
     // the machine.
     assert!(kernels >= 330, "{kernels} kernels of 400");
+    // Both kinds of outcome were compared: values, and errors (overflow, `% 0`).
+    assert!(
+        values > 100 && errors > 20,
+        "{values} values, {errors} errors"
+    );
 }
