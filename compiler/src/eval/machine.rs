@@ -192,7 +192,7 @@ impl<'p> Machine<'p> {
         } else {
             Kernels::default()
         };
-        let kernel_failures = vec![0; prog.lambdas.len()];
+        let kernel_failures = vec![0; kernels.len()];
         Machine {
             prog,
             list,

@@ -5,8 +5,9 @@
 //! A kernel is a top-level function without class constraints, over nothing, whose body
 //! reads its parameters and `let`s, takes natives of arithmetic and comparison, `&&`,
 //! `||`, `if`, `match` on literals, and calls kernels, the members of the `let rec`
-//! groups it defines among them (compiled by `scalar_compile`). The machine runs one where a program calls such a
-//! function with `i32` or boolean arguments (`Machine::run_kernel`). A kernel gives up on
+//! groups it defines among them (compiled by `scalar_compile`). The machine runs one
+//! where a program calls such a function with `i32` or boolean arguments
+//! (`Machine::run_kernel`). A kernel gives up on
 //! what it does not handle: a value of another type, a native's error (overflow, division
 //! by zero), recursion deeper than its bound. The machine then takes back the steps it
 //! counted and runs the call itself, so errors and stack limits stay the machine's. A
@@ -67,7 +68,7 @@ pub fn scalars(values: &[Value]) -> Option<[Scalar; MAX_ARGS]> {
 pub(super) type Reg = u8;
 
 /// One instruction. Registers are the frame's: its parameters and `let`s (the lambda's
-/// slots) first, then temporaries.
+/// slots) first, then a `let rec` member's captured values, then temporaries.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Ins {
     Const {
@@ -112,15 +113,15 @@ pub(super) enum Ins {
     },
     /// No `when` arm matched: the machine reports it.
     GiveUp,
-    /// Calls kernel `kernel` on the `n` registers from `base` on, whose frame starts
-    /// there; its result goes to `dst`.
+    /// Calls kernel `kernel`, whose frame the caller laid out from register `base` on;
+    /// its result goes to `dst`.
     Call {
         kernel: u32,
         dst: Reg,
         base: Reg,
     },
-    /// The same in tail position: the arguments move to the running frame's first
-    /// registers and the callee replaces it.
+    /// The same in tail position: the callee's `n` first registers move to the running
+    /// frame's first ones and the callee replaces it.
     TailCall {
         kernel: u32,
         base: Reg,
@@ -136,8 +137,6 @@ pub(super) struct Kernel {
     pub arity: u32,
     /// Where its code starts.
     pub entry: u32,
-    /// Registers its frame takes.
-    pub regs: u32,
     /// Its lambda's slots, where the captured values of a `let rec` member start, and
     /// how many it keeps.
     pub slots: u32,
@@ -178,9 +177,18 @@ impl Kernels {
         self.of_lambda.get(lam as usize).copied().flatten()
     }
 
-    /// How many lambdas have a kernel.
+    /// How many lambdas have a kernel the machine calls.
     pub fn count(&self) -> usize {
         self.of_lambda.iter().flatten().count()
+    }
+
+    /// How many kernels there are, `let rec` members included (kernel ids are below).
+    pub fn len(&self) -> usize {
+        self.kernels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
     }
 
     /// How deep kernel calls may nest where the machine has `room` entries left on its
@@ -207,9 +215,9 @@ impl Kernels {
         if args.len() != kernel.arity as usize {
             return Err(Stop::GiveUp);
         }
+        // The frame's other registers come with its window (`run_loop`).
         regs.clear();
         regs.extend_from_slice(args);
-        regs.resize(kernel.regs as usize, Scalar::Bool(false));
         let result = self.run_loop(kernel.entry, regs, max_depth, budget, check);
         regs.clear();
         result

@@ -39,7 +39,6 @@ impl Builder {
         self.kernels.push(Kernel {
             arity: lam.arity,
             entry: 0,
-            regs: 0,
             slots: lam.slots.max(lam.arity),
             captures,
         });
@@ -67,7 +66,6 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     };
     // Candidates: globals without dictionaries whose value is a lambda over nothing.
     let mut of_lambda: Vec<Option<u32>> = vec![None; prog.lambdas.len()];
-    let mut entries = Vec::new();
     for g in 0..prog.globals.len() as u32 {
         let Some(l) = global_lambda(prog, g) else {
             continue;
@@ -77,9 +75,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             && (1..=MAX_ARGS as u32).contains(&lam.arity)
             && of_lambda[l as usize].is_none()
         {
-            let k = b.add(prog, l, 0, None);
-            of_lambda[l as usize] = Some(k);
-            entries.push((l, k));
+            of_lambda[l as usize] = Some(b.add(prog, l, 0, None));
         }
     }
     b.jobs.reverse();
@@ -112,9 +108,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             b.ok[job.kernel as usize] = false;
         }
         b.widest = b.widest.max(regs + nodes + 2);
-        let k = &mut b.kernels[job.kernel as usize];
-        k.entry = entry;
-        k.regs = regs;
+        b.kernels[job.kernel as usize].entry = entry;
     }
     // A kernel that calls one that did not compile does not qualify either.
     loop {
@@ -129,12 +123,11 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             break;
         }
     }
-    let mut of_lambda = vec![None; prog.lambdas.len()];
-    for (l, k) in entries {
-        if b.ok[k as usize] {
-            of_lambda[l as usize] = Some(k);
-        }
-    }
+    // The machine calls the candidates that qualified.
+    let of_lambda = of_lambda
+        .into_iter()
+        .map(|k| k.filter(|k| b.ok[*k as usize]))
+        .collect();
     Kernels {
         code: b.code,
         kernels: b.kernels,
@@ -317,30 +310,25 @@ impl Compile<'_> {
                 body,
             } => {
                 let (first_slot, body) = (*first_slot, *body);
+                // The members' slots name them in the body only.
+                let scope = self.rec.len();
                 self.let_rec(*group, first_slot)?;
                 self.expr(body, dst, tail)?;
+                self.rec.truncate(scope);
                 self.next = mark;
                 return Some(());
             }
             Code::CallGlobal { global, args, .. } => {
                 let l = global_lambda(self.prog, *global)?;
                 let kernel = (*self.of_lambda.get(l as usize)?)?;
-                self.call(kernel, &[], args, dst, tail)?;
-                self.next = mark;
-                if tail {
-                    return Some(());
-                }
+                return self.call(kernel, &[], args, dst, tail);
             }
             Code::CallMember(j, args) => {
                 let kernel = *self.group.as_ref()?.get(*j as usize)?;
                 let captures: Vec<Reg> = (1..=self.captures)
                     .map(|i| self.capture(i))
                     .collect::<Option<_>>()?;
-                self.call(kernel, &captures, args, dst, tail)?;
-                self.next = mark;
-                if tail {
-                    return Some(());
-                }
+                return self.call(kernel, &captures, args, dst, tail);
             }
             // A call of a `let rec` function from the body it scopes over (`go 1 0`).
             Code::App(f, args) => {
@@ -348,11 +336,7 @@ impl Compile<'_> {
                     return None;
                 };
                 let rec = self.rec.iter().find(|r| r.slot == s)?.clone();
-                self.call(rec.kernel, &rec.captures, args, dst, tail)?;
-                self.next = mark;
-                if tail {
-                    return Some(());
-                }
+                return self.call(rec.kernel, &rec.captures, args, dst, tail);
             }
             _ => return None,
         }
@@ -393,8 +377,9 @@ impl Compile<'_> {
     }
 
     /// A call of `kernel` with `args` and the captured values in `captures`: its frame
-    /// laid out in temporaries above the live registers, then a call (or, in tail
-    /// position, the frame moved down in place of the running one).
+    /// laid out in temporaries above the live registers (free again after it), then a
+    /// call into `dst` (or, in tail position, the frame moved down in place of the
+    /// running one, which needs no `Ret`).
     fn call(
         &mut self,
         kernel: u32,
@@ -425,6 +410,7 @@ impl Compile<'_> {
             self.emit(Ins::Move { dst, src: *src });
         }
         self.b.calls[self.me as usize].push(kernel);
+        self.next = base;
         let base = base as Reg;
         if tail {
             let n = u8::try_from(width).ok()?;

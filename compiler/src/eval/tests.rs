@@ -562,6 +562,17 @@ fn kernels_in(code: &str) -> usize {
     super::scalar::Kernels::compile(&program).count()
 }
 
+/// Checks that `program` has `kernels` kernels, and that each call of `cases` gives its
+/// value, with kernels as without them, a kernel having run (it counted fewer steps).
+fn assert_kernel_values(program: &str, kernels: usize, cases: &[(&str, &str)]) {
+    assert_eq!(kernels_in(program), kernels);
+    for (call, expected) in cases {
+        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(*expected), "{call}");
+        assert!(ran, "{call}: no kernel ran");
+    }
+}
+
 const FIB: &str = "fn fib : i32 -> i32 = \\n -> if n < 2 then n else fib (n - 1) + fib (n - 2)\n";
 
 #[test]
@@ -571,7 +582,6 @@ fn functions_on_integers_and_booleans_run_as_kernels_with_the_machines_values() 
     let parity = "fn even : i32 -> bool = \\n -> n == 0 || odd (n - 1)\nfn odd : i32 -> bool = \\n -> n != 0 && even (n - 1)\n";
     let lets = "fn poly : i32 -> i32 = \\x -> let y = x * x, z = -y in if y > 10 && z < 0 then z + x else y - x\n";
     let program = format!("{FIB}{gcd}{sum}{parity}{lets}");
-    assert_eq!(kernels_in(&program), 6);
     let cases = [
         ("fib 20", "6765i32"),
         ("gcd 1836311903 1134903170", "1i32"),
@@ -579,11 +589,7 @@ fn functions_on_integers_and_booleans_run_as_kernels_with_the_machines_values() 
         ("(even 10, odd 7, even 3)", "(true, true, false)"),
         ("(poly 2, poly 5, poly (-4))", "(2i32, -20i32, -20i32)"),
     ];
-    for (call, expected) in cases {
-        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
-        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
-        assert!(ran, "{call}: no kernel ran");
-    }
+    assert_kernel_values(&program, 6, &cases);
 }
 
 #[test]
@@ -736,18 +742,13 @@ fn let_rec_loops_inside_kernels_run_as_kernels() {
     let nested = "fn f : i32 -> i32 = \\n -> let m = n * 2 in let rec go = \\k acc -> if k == m then acc else go (k + 1) (acc + n) in 1 + go 0 0\n";
     let deep = "fn deep : i32 -> i32 = \\n -> let rec d = \\k -> if k == 0 then 0 else 1 + d (k - 1) in d n\n";
     let program = format!("{sum}{parity}{nested}{deep}");
-    assert_eq!(kernels_in(&program), 4);
     let cases = [
         ("sum_to 100000", "300000i32"),
         ("(par 10001, par 64)", "(false, true)"),
         ("f 300", "180001i32"),
         ("deep 50000", "50000i32"),
     ];
-    for (call, expected) in cases {
-        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
-        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
-        assert!(ran, "{call}: no kernel ran");
-    }
+    assert_kernel_values(&program, 4, &cases);
     let small = Limits {
         max_stack: 10_000,
         ..Limits::default()
