@@ -1,5 +1,5 @@
 //! The evaluator on mutated programs with a small budget: a value, a hole, an error or a
-//! limit, never a panic or a hang; and the same value or error with scalar kernels as
+//! limit, never a panic or a hang; and the same value or error with kernels as
 //! without them, wherever neither run out of gas (a kernel counts fewer steps).
 #![no_main]
 
@@ -25,6 +25,6 @@ fuzz_target!(|data: &[u8]| {
     let without = run_file(&db, file, &machine).map(|o| o.value);
     let gas = |r: &Result<String, RunError>| matches!(r, Err(RunError::OutOfGas { .. }));
     if !gas(&with) && !gas(&without) {
-        assert_eq!(with, without, "scalar kernels changed the outcome");
+        assert_eq!(with, without, "kernels changed the outcome");
     }
 });

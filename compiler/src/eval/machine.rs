@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use super::dicts;
 use super::ir::*;
+use super::kernel::{Kernels, Stop};
+use super::kernel_register::{Register, Scalar};
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
-use super::scalar::{self, Kernels, Scalar, Stop};
 use super::value::{pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault, RunError};
 
@@ -107,7 +108,7 @@ pub struct Settings {
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Most entries of the continuation stack, and of the frame stack.
     pub max_stack: usize,
-    /// Whether calls of scalar kernels run them (`scalar`).
+    /// Whether calls of kernels run them (`kernel`).
     pub kernels: bool,
 }
 
@@ -167,10 +168,11 @@ pub struct Machine<'p> {
     /// for the next node of as many parts (`node_of_vals`): their memory is re-used
     /// instead of freed and allocated again.
     spare_nodes: Vec<Rc<Node>>,
-    /// The program's scalar kernels (`scalar`), the stack they run on, and how many times
+    /// The program's kernels (`kernel`), the registers they run on, and how many times
     /// each gave up.
     kernels: Kernels,
-    scalar_stack: Vec<Scalar>,
+    kernel_regs: Vec<Value>,
+    scalar_regs: Vec<Scalar>,
     kernel_failures: Vec<u8>,
 }
 
@@ -213,7 +215,8 @@ impl<'p> Machine<'p> {
             slow_bodies: vec![false; prog.lambdas.len()],
             spare_nodes: Vec::new(),
             kernels,
-            scalar_stack: Vec::new(),
+            kernel_regs: Vec::new(),
+            scalar_regs: Vec::new(),
             kernel_failures,
         }
     }
@@ -397,9 +400,9 @@ impl<'p> Machine<'p> {
     }
 
     /// A call of kernel `k` on the `n` values from `at` on, in the frame slots being filled
-    /// (`in_locals`) or on the value stack: when they are scalars and the kernel gives the
-    /// value, the stack they are on is cut back to `cut`, the value pushed, and `true`.
-    /// Out of line: the call sites only look up the kernel.
+    /// (`in_locals`) or on the value stack: when none is indeterminate and the kernel
+    /// gives the value, the stack they are on is cut back to `cut`, the value pushed, and
+    /// `true`. Out of line: the call sites only look up the kernel.
     #[inline(never)]
     fn kernel_value(
         &mut self,
@@ -410,10 +413,27 @@ impl<'p> Machine<'p> {
         cut: usize,
     ) -> Result<bool, Fault> {
         let stack = if in_locals { &self.locals } else { &self.vals };
-        let Some(xs) = scalar::scalars(&stack[at..at + n]) else {
+        let args = &stack[at..at + n];
+        if args.iter().any(Value::is_stuck) {
             return Ok(false);
+        }
+        let mut scalars = std::mem::take(&mut self.scalar_regs);
+        let on_scalars = self.kernels.on_scalars(k) && {
+            scalars.extend(args.iter().map_while(Scalar::of));
+            scalars.len() == n
         };
-        let Some(v) = self.run_kernel(k, &xs[..n])? else {
+        let run = if on_scalars {
+            self.run_kernel(k, &mut scalars)
+        } else {
+            scalars.clear();
+            let mut regs = std::mem::take(&mut self.kernel_regs);
+            regs.extend_from_slice(args);
+            let run = self.run_kernel(k, &mut regs);
+            self.kernel_regs = regs;
+            run
+        };
+        self.scalar_regs = scalars;
+        let Some(v) = run? else {
             return Ok(false);
         };
         truncate(
@@ -428,11 +448,16 @@ impl<'p> Machine<'p> {
         Ok(true)
     }
 
-    /// Runs lambda `lam`'s scalar kernel on `args` (the call's arguments, converted)
-    /// when it has one that has not given up too often. `None` when the machine is to run
-    /// the call: no kernel, or one that gave up (the steps it counted taken back).
-    fn run_kernel(&mut self, k: u32, args: &[Scalar]) -> Result<Option<Value>, Fault> {
+    /// Runs kernel `k` on the arguments in `regs` (its registers, left empty) when it has
+    /// not given up too often. `None` when the machine is to run the call: the kernel gave
+    /// up (the steps it counted taken back), now or too often before.
+    fn run_kernel<R: Register>(
+        &mut self,
+        k: u32,
+        regs: &mut Vec<R>,
+    ) -> Result<Option<Value>, Fault> {
         if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
+            regs.clear();
             return Ok(None);
         }
         let (budget, steps) = (self.budget, self.steps);
@@ -445,16 +470,11 @@ impl<'p> Machine<'p> {
         let max_depth = self
             .kernels
             .max_depth(self.settings.max_stack.saturating_sub(used));
-        let run = self.kernels.run(
-            k,
-            args,
-            &mut self.scalar_stack,
-            max_depth,
-            &mut self.budget,
-            &mut check,
-        );
+        let run = self
+            .kernels
+            .run(self.list, k, regs, max_depth, &mut self.budget, &mut check);
         match run {
-            Ok(v) => Ok(Some(v.value())),
+            Ok(v) => Ok(Some(v)),
             Err(Stop::Limit(fault)) => Err(fault),
             Err(Stop::GiveUp) => {
                 (self.budget, self.steps) = (budget, steps);
@@ -2336,7 +2356,7 @@ fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
     }
 }
 
-fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
+pub(super) fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
     match base {
         Value::Node(n) if matches!(n.kind, NodeKind::Tuple) => n
             .fields

@@ -6,13 +6,14 @@
 pub mod demand;
 pub mod dicts;
 pub mod ir;
+pub mod kernel;
+mod kernel_compile;
+mod kernel_register;
 pub mod liveness;
 pub mod lower;
 pub mod machine;
 pub mod natives;
 pub mod print;
-pub mod scalar;
-mod scalar_compile;
 pub mod value;
 
 #[cfg(test)]
@@ -50,9 +51,8 @@ pub struct Limits {
     /// Set from outside (a timer) to stop the run; polled every few thousand steps.
     pub interrupt: Option<Arc<AtomicBool>>,
     pub max_stack: usize,
-    /// Whether functions on integers and booleans alone run as scalar kernels
-    /// (`scalar`); off, the machine runs every call (the same values, errors and limits;
-    /// only the steps counted differ).
+    /// Whether first-order functions run as kernels (`kernel`); off, the machine runs
+    /// every call (the same values, errors and limits; only the steps counted differ).
     pub kernels: bool,
 }
 

@@ -378,8 +378,8 @@ fn ordered(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
 
 /// `op` on two `i32`s `x` and `y` where the answer is a value (`None` on overflow,
 /// division by zero, and for the natives that take no integers), made with `$int` or
-/// `$bool`: the one table of `binary`'s common case and of the scalar kernels' arithmetic
-/// (`scalar::binary`). A macro, so that each place compiles it as its own code (sharing
+/// `$bool`: the one table of `binary`'s common case and of the kernels' arithmetic on
+/// unboxed scalars (`Register::binary` for `Scalar`). A macro, so that each place compiles it as its own code (sharing
 /// a function changed how the machine's loop compiled, 3% slower on two benchmarks).
 macro_rules! i32_binary {
     ($op:expr, $x:ident, $y:ident, $int:path, $bool:path) => {{

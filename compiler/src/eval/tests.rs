@@ -529,7 +529,7 @@ fn tuples_of_variables_are_matched_where_they_lie_as_the_general_path_matches_th
     );
 }
 
-// ------------------------------------------------------------------ scalar kernels
+// ------------------------------------------------------------------ kernels
 
 /// The outcome of `code` (value, or the error) under `limits`, and the steps counted.
 fn run_limited(code: &str, limits: &Limits) -> (Result<String, RunError>, u64) {
@@ -559,7 +559,7 @@ fn kernels_in(code: &str) -> usize {
     let db = Database::new();
     let file = db.add_file("main.rex", code);
     let (program, _) = lower_file(&db, file);
-    super::scalar::Kernels::compile(&program).count()
+    super::kernel::Kernels::compile(&program).count()
 }
 
 /// Checks that `program` has `kernels` kernels, and that each call of `cases` gives its
@@ -671,68 +671,81 @@ fn kernels_match_on_integers_and_booleans_as_the_machine_does() {
     assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
 }
 
+const MSORT: &str = "fn split : List i32 -> (List i32, List i32) = \\xs -> match xs when Cons a (Cons b rest) -> (match (split rest) when (l, r) -> (Cons a l, Cons b r)) when _ -> (xs, Empty)
+fn merge : List i32 -> List i32 -> List i32 = \\xs ys -> match (xs, ys) when (Empty, _) -> ys when (_, Empty) -> xs when (Cons x xt, Cons y yt) -> if x <= y then Cons x (merge xt ys) else Cons y (merge xs yt)
+fn msort : List i32 -> List i32 = \\xs -> match xs when Empty -> xs when Cons _ Empty -> xs when _ -> (match (split xs) when (l, r) -> merge (msort l) (msort r))
+fn sorted : List i32 -> bool = \\xs -> match xs when Cons a (Cons b rest) -> a <= b && sorted (Cons b rest) when _ -> true
+fn upto : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons ((k * 7919) % 1000) acc) in go n Empty
+";
+
+const TREE: &str = "type Tree = Leaf | Node string i32 Tree Tree
+fn insert : string -> i32 -> Tree -> Tree = \\k v t -> match t when Leaf -> Node k v Leaf Leaf when Node k2 v2 l r -> if k < k2 then Node k2 v2 (insert k v l) r else if k2 < k then Node k2 v2 l (insert k v r) else Node k2 (v2 + v) l r
+fn find : string -> Tree -> Option i32 = \\k t -> match t when Leaf -> None when Node k2 v l r -> if k < k2 then find k l else if k2 < k then find k r else Some v
+fn build : i32 -> Tree = \\n -> let rec go = \\i t -> if i == n then t else go (i + 1) (insert (\"k\" + show (i % 37)) i t) in go 0 Leaf
+fn total : Tree -> (i32, i32) = \\t -> match t when Leaf -> (0, 0) when Node _ v l r -> (let a = total l, b = total r in (a.0 + b.0 + 1, a.1 + b.1 + v))
+";
+
 #[test]
-fn kernel_natives_agree_with_the_machines() {
-    use super::natives::{self, ListIds, Prim};
-    use super::scalar::{self, Scalar};
-    use super::value::Value;
-    let edges = [
-        i32::MIN,
-        i32::MIN + 1,
-        -7,
-        -2,
-        -1,
-        0,
-        1,
-        2,
-        3,
-        7,
-        1000,
-        i32::MAX - 1,
-        i32::MAX,
-    ];
-    let ops = [
-        Prim::Add,
-        Prim::Sub,
-        Prim::Mul,
-        Prim::Div,
-        Prim::Mod,
-        Prim::Eq,
-        Prim::Ne,
-        Prim::Lt,
-        Prim::Le,
-        Prim::Gt,
-        Prim::Ge,
-    ];
-    let kernel = |v: Result<Scalar, scalar::Stop>| v.ok().map(Scalar::value);
-    let machine = |v: Result<Value, _>| {
-        v.ok()
-            .and_then(|v: Value| Scalar::of(&v).map(Scalar::value))
+fn functions_on_lists_tuples_and_constructors_run_as_kernels_with_the_machines_values() {
+    assert_kernel_values(
+        MSORT,
+        5,
+        &[
+            ("msort (upto 2000) == msort (msort (upto 2000))", "true"),
+            ("msort [5, 3, 9, 1, 3]", "[1i32, 3i32, 3i32, 5i32, 9i32]"),
+            ("split [1, 2, 3]", "([1i32, 3i32], [2i32])"),
+            (
+                "(sorted (msort (upto 20000)), sorted (upto 50))",
+                "(true, false)",
+            ),
+        ],
+    );
+    assert_kernel_values(
+        TREE,
+        4,
+        &[
+            ("total (build 500)", "(37i32, 124750i32)"),
+            (
+                "(find \"k3\" (build 100), find \"zz\" (build 100))",
+                "(Some 120i32, None)",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn indeterminate_parts_errors_and_limits_in_data_kernels_are_the_machines() {
+    // A hole inside a list: the kernel compares it, gives up, and the machine's
+    // indeterminate result stands.
+    let (outcome, _) = kernel_outcome(&format!("{MSORT}msort [3, ?h, 1]"), Limits::default());
+    assert!(outcome.expect("runs").contains("?h"));
+    // A hole passed along and built into the result without being looked at.
+    let (outcome, _) = kernel_outcome(&format!("{MSORT}split [?a, 2, ?b]"), Limits::default());
+    assert!(outcome.expect("runs").contains("?b"));
+    // No arm matches; `error` (indeterminate); overflow in an element.
+    let head = "fn head : List i32 -> i32 = \\xs -> match xs when Cons x _ -> x\n";
+    let (outcome, _) = kernel_outcome(
+        &format!("{head}head (Cons 1 Empty) + head Empty"),
+        Limits::default(),
+    );
+    assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
+    let boom = "fn at : i32 -> List i32 -> i32 = \\i xs -> match xs when Empty -> error \"short\" when Cons x rest -> if i == 0 then x else at (i - 1) rest\n";
+    let (outcome, _) = kernel_outcome(&format!("{boom}at 5 [1, 2]"), Limits::default());
+    assert!(outcome.expect("runs").contains("short"));
+    let sum = "fn sum : List i32 -> i32 = \\xs -> match xs when Empty -> 0 when Cons x rest -> x + sum rest\n";
+    let (outcome, _) = kernel_outcome(&format!("{sum}sum [2147483647, 1]"), Limits::default());
+    assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
+    // Deep recursion over a long list: the value under the default limit, the machine's
+    // stack error under a small one.
+    let long = format!("{MSORT}{sum}sum (upto 100000)");
+    let (outcome, ran) = kernel_outcome(&long, Limits::default());
+    assert_eq!((outcome.as_deref(), ran), (Ok("49950000i32"), true));
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
     };
-    let show = |v: Option<Value>| format!("{v:?}");
-    for p in ops {
-        for x in edges {
-            for y in edges {
-                let k = kernel(scalar::binary(p, Scalar::I32(x), Scalar::I32(y)));
-                let m = machine(natives::binary(p, &Value::I32(x), &Value::I32(y)));
-                assert_eq!(show(k), show(m), "{p:?} {x} {y}");
-            }
-        }
-        for (x, y) in [(true, true), (true, false), (false, true), (false, false)] {
-            let k = kernel(scalar::binary(p, Scalar::Bool(x), Scalar::Bool(y)));
-            let m = machine(natives::binary(p, &Value::Bool(x), &Value::Bool(y)));
-            // Booleans ordered are the machine's alone (the kernel gives up).
-            if k.is_some() {
-                assert_eq!(show(k), show(m), "{p:?} {x} {y}");
-            }
-        }
-    }
-    let list = ListIds { empty: 0, cons: 1 };
-    for x in edges {
-        let k = kernel(scalar::neg(Scalar::I32(x)));
-        let m = machine(natives::unary(Prim::Neg, &Value::I32(x), list));
-        assert_eq!(show(k), show(m), "neg {x}");
-    }
+    let (outcome, _) = kernel_outcome(&long, small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Compiling scalar kernels (`scalar`): which functions qualify, and their register code.
+//! Compiling kernels (`kernel`): which functions qualify, and their register code.
 //!
 //! A kernel's frame holds its lambda's slots (parameters, then `let`s), then, for a member
 //! of a `let rec` group, the group's captured values, then temporaries. A call lays its
@@ -8,9 +8,10 @@
 use std::rc::Rc;
 
 use super::ir::{Code, CodeId, Loc, Pat, Program, Source};
+use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS};
+use super::kernel_register::{Register, Scalar};
 use super::natives::Prim;
-use super::scalar::{Ins, Kernel, Kernels, Reg, Scalar, MAX_ARGS, MAX_REGS};
-use super::value::Value;
+use super::value::{NodeKind, Value};
 
 /// A kernel waiting to be compiled.
 struct Job {
@@ -23,11 +24,14 @@ struct Job {
 /// What the kernels compiled so far share.
 struct Builder {
     code: Vec<Ins>,
+    consts: Vec<Value>,
     kernels: Vec<Kernel>,
     jobs: Vec<Job>,
     /// Whether each kernel compiled, and the kernels each calls.
     ok: Vec<bool>,
     calls: Vec<Vec<u32>>,
+    /// Where each kernel's code ends, in the order compiled.
+    ends: Vec<(u32, u32)>,
     widest: u32,
 }
 
@@ -41,6 +45,7 @@ impl Builder {
             entry: 0,
             slots: lam.slots.max(lam.arity),
             captures,
+            scalar: false,
         });
         self.ok.push(true);
         self.calls.push(Vec::new());
@@ -53,15 +58,17 @@ impl Builder {
     }
 }
 
-/// Compiles every top-level function that qualifies (see `scalar`'s documentation), and
+/// Compiles every top-level function that qualifies (see `kernel`'s documentation), and
 /// the `let rec` loops in them.
 pub(super) fn compile(prog: &Program) -> Kernels {
     let mut b = Builder {
         code: Vec::new(),
+        consts: Vec::new(),
         kernels: Vec::new(),
         jobs: Vec::new(),
         ok: Vec::new(),
         calls: Vec::new(),
+        ends: Vec::new(),
         widest: 0,
     };
     // Candidates: globals without dictionaries whose value is a lambda over nothing.
@@ -104,6 +111,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
                 None => false,
             };
         let (regs, nodes) = (cx.high, cx.nodes);
+        b.ends.push((job.kernel, b.code.len() as u32));
         if !compiled {
             b.ok[job.kernel as usize] = false;
         }
@@ -123,6 +131,25 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             break;
         }
     }
+    // Kernels on scalars: their code computes on nothing else, nor that of their callees.
+    for (k, end) in b.ends.iter().copied() {
+        let kernel = &mut b.kernels[k as usize];
+        kernel.scalar = b.code[kernel.entry as usize..end as usize]
+            .iter()
+            .all(|ins| on_scalars(ins, &b.consts));
+    }
+    loop {
+        let mut changed = false;
+        for k in 0..b.kernels.len() {
+            if b.kernels[k].scalar && b.calls[k].iter().any(|c| !b.kernels[*c as usize].scalar) {
+                b.kernels[k].scalar = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     // The machine calls the candidates that qualified.
     let of_lambda = of_lambda
         .into_iter()
@@ -130,6 +157,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         .collect();
     Kernels {
         code: b.code,
+        consts: b.consts,
         kernels: b.kernels,
         of_lambda,
         widest: b.widest,
@@ -210,8 +238,8 @@ impl Compile<'_> {
         }
     }
 
-    /// A register holding node `id`'s value: a variable's own, or a temporary it is
-    /// computed into.
+    /// A register holding node `id`'s value: a variable's own (read where the register
+    /// is used), or a temporary it is computed into.
     fn operand(&mut self, id: CodeId) -> Option<Reg> {
         match &self.prog.code[id as usize] {
             Code::Local(s) | Code::Move(s) => self.slot(*s),
@@ -224,6 +252,45 @@ impl Compile<'_> {
         }
     }
 
+    /// Registers holding the values of `items`, read together after the last is
+    /// computed: variables' own registers when every item is a variable or a constant,
+    /// and otherwise each computed into a temporary in turn (a later item may move a
+    /// variable out, `Code::Move`, that an earlier one reads).
+    fn operands(&mut self, items: &[CodeId]) -> Option<Vec<Reg>> {
+        if items.iter().all(|i| self.is_leaf(*i)) {
+            return items.iter().map(|i| self.operand(*i)).collect();
+        }
+        items
+            .iter()
+            .map(|i| {
+                let r = self.temp()?;
+                self.expr(*i, r, false)?;
+                Some(r)
+            })
+            .collect()
+    }
+
+    fn is_leaf(&self, id: CodeId) -> bool {
+        matches!(
+            self.prog.code[id as usize],
+            Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
+        )
+    }
+
+    /// The values of `items` into consecutive temporaries (each computed in turn), from
+    /// the register returned on.
+    fn consecutive(&mut self, items: &[CodeId]) -> Option<Reg> {
+        let base = self.next;
+        for _ in items {
+            self.temp()?;
+        }
+        for (i, item) in items.iter().enumerate() {
+            self.expr(*item, (base + i as u32) as Reg, false)?;
+            self.next = base + items.len() as u32;
+        }
+        Some(base as Reg)
+    }
+
     /// Emits code computing node `id` into `dst`; in tail position, code returning it
     /// (or calling in the frame's place). `None` when a part is outside the subset.
     fn expr(&mut self, id: CodeId, dst: Reg, tail: bool) -> Option<()> {
@@ -231,18 +298,24 @@ impl Compile<'_> {
         let mark = self.next;
         match &self.prog.code[id as usize] {
             Code::Const(v) => {
-                let v = Scalar::of(v)?;
-                self.emit(Ins::Const { dst, v });
+                let k = self.b.consts.len() as u32;
+                self.b.consts.push(v.clone());
+                self.emit(Ins::Const { dst, k });
             }
-            Code::Local(_) | Code::Move(_) | Code::Capture(_) => {
+            Code::Local(_) | Code::Capture(_) => {
                 let src = self.operand(id)?;
-                self.emit(Ins::Move { dst, src });
+                self.emit(Ins::Copy { dst, src });
             }
-            Code::Prim1(Prim::Neg, a) => {
+            Code::Move(_) => {
+                let src = self.operand(id)?;
+                self.emit(Ins::Take { dst, src });
+            }
+            Code::Prim1(p, a) if !p.calls_back() && p.arity() == 1 => {
+                let p = *p;
                 let a = self.operand(*a)?;
-                self.emit(Ins::Neg { dst, a });
+                self.emit(Ins::Un { p, dst, a });
             }
-            Code::Prim2(p, a, b) if arithmetic(*p) => {
+            Code::Prim2(p, a, b) if !p.calls_back() && p.arity() == 2 => {
                 let p = *p;
                 let (a, b) = (*a, *b);
                 match self.prog.code[b as usize] {
@@ -251,11 +324,21 @@ impl Compile<'_> {
                         self.emit(Ins::BinK { p, dst, a, k });
                     }
                     _ => {
-                        let a = self.operand(a)?;
-                        let b = self.operand(b)?;
+                        let regs = self.operands(&[a, b])?;
+                        let (a, b) = (regs[0], regs[1]);
                         self.emit(Ins::Bin { p, dst, a, b });
                     }
                 }
+            }
+            Code::Construct { ctor, args } => {
+                let kind = NodeKind::Data(*ctor);
+                self.node(kind, args, dst)?;
+            }
+            Code::Tuple(items) => self.node(NodeKind::Tuple, items, dst)?,
+            Code::TupleField { base, index } => {
+                let index = *index;
+                let src = self.operand(*base)?;
+                self.emit(Ins::TupleField { dst, src, index });
             }
             Code::And(a, b) | Code::Or(a, b) => {
                 // `a && b` is `b` where `a` is true, and false otherwise (`||` alike).
@@ -291,7 +374,13 @@ impl Compile<'_> {
             }
             Code::Match { scrutinee, arms } => {
                 let r = self.operand(*scrutinee)?;
-                self.arms(r, arms, dst, tail)?;
+                self.arms(&[r], arms, false, dst, tail)?;
+                self.next = mark;
+                return Some(());
+            }
+            Code::MatchTuple { items, arms, .. } => {
+                let regs = self.operands(items)?;
+                self.arms(&regs, arms, true, dst, tail)?;
                 self.next = mark;
                 return Some(());
             }
@@ -407,7 +496,7 @@ impl Compile<'_> {
         }
         for (i, src) in captures.iter().enumerate() {
             let dst = (base + callee.slots + i as u32) as Reg;
-            self.emit(Ins::Move { dst, src: *src });
+            self.emit(Ins::Copy { dst, src: *src });
         }
         self.b.calls[self.me as usize].push(kernel);
         self.next = base;
@@ -421,36 +510,55 @@ impl Compile<'_> {
         Some(())
     }
 
-    /// The arms of a `match` on register `r`, tried in order as `Machine::arm` tries
-    /// them: a variable or a wildcard matches, a literal matches its value (an integer
-    /// literal no boolean, and none that does not fit an `i32`). `None` for any other
-    /// pattern.
-    fn arms(&mut self, r: Reg, arms: &[(Pat, CodeId)], dst: Reg, tail: bool) -> Option<()> {
+    /// A node of `kind` whose parts are `parts`, into `dst`.
+    fn node(&mut self, kind: NodeKind, parts: &[CodeId], dst: Reg) -> Option<()> {
+        let n = u8::try_from(parts.len()).ok()?;
+        let base = self.consecutive(parts)?;
+        self.emit(Ins::Node { kind, dst, base, n });
+        Some(())
+    }
+
+    /// The arms of a `match`, tried in order as `Machine::arm` tries them, on register
+    /// `regs[0]`; or, for a `match` on a tuple expression (`tuple`), on the tuple's parts
+    /// in `regs`, as `Machine::tuple_arm` tries them (a tuple pattern's parts matched
+    /// against them, any other pattern matching). Each arm's tests jump to the next arm.
+    fn arms(
+        &mut self,
+        regs: &[Reg],
+        arms: &[(Pat, CodeId)],
+        tuple: bool,
+        dst: Reg,
+        tail: bool,
+    ) -> Option<()> {
         let mut to_end = Vec::new();
+        let mark = self.next;
         for (pat, body) in arms {
-            let test = match pat {
-                Pat::Wild => None,
-                Pat::Bind(s) => {
-                    let slot = self.slot(*s)?;
-                    self.emit(Ins::Move { dst: slot, src: r });
-                    None
+            let mut fails = Vec::new();
+            match pat {
+                Pat::Tuple(subs) if tuple => {
+                    if subs.len() != regs.len() {
+                        return None;
+                    }
+                    for (sub, r) in subs.iter().zip(regs) {
+                        self.pattern(sub, *r, &mut fails)?;
+                    }
                 }
-                Pat::Int(text) => match text.parse::<i32>() {
-                    Ok(k) => Some(Scalar::I32(k)),
-                    Err(_) => continue,
-                },
-                Pat::Bool(b) => Some(Scalar::Bool(*b)),
-                _ => return None,
-            };
-            let next = test.map(|v| self.emit(Ins::JumpUnless { r, v, to: 0 }));
+                Pat::Wild if tuple => {}
+                _ if tuple => return None,
+                _ => self.pattern(pat, regs[0], &mut fails)?,
+            }
+            self.next = mark;
             self.expr(*body, dst, tail)?;
             if !tail {
                 to_end.push(self.emit(Ins::Jump { to: 0 }));
             }
-            match next {
-                Some(jump) => self.patch(jump),
-                // Later arms are never tried.
-                None => break,
+            let always = fails.is_empty();
+            for jump in fails {
+                self.patch(jump);
+            }
+            // Later arms are never tried.
+            if always {
+                break;
             }
         }
         self.emit(Ins::GiveUp);
@@ -460,30 +568,109 @@ impl Compile<'_> {
         Some(())
     }
 
+    /// Tests of pattern `p` on register `r`, binding its variables, as `Machine::matches`
+    /// decides: each test that fails jumps (patched by the caller, from `fails`) to the
+    /// next arm. `None` for patterns outside the subset (strings, floats, records).
+    fn pattern(&mut self, p: &Pat, r: Reg, fails: &mut Vec<usize>) -> Option<()> {
+        let subs = match p {
+            Pat::Wild => return Some(()),
+            Pat::Bind(s) => {
+                let dst = self.slot(*s)?;
+                self.emit(Ins::Copy { dst, src: r });
+                return Some(());
+            }
+            Pat::Int(text) => {
+                let v = text.parse::<i32>().map_or(Lit::BeyondI32, Lit::I32);
+                fails.push(self.emit(Ins::JumpUnless { r, v, to: 0 }));
+                return Some(());
+            }
+            Pat::Bool(b) => {
+                let v = Lit::Bool(*b);
+                fails.push(self.emit(Ins::JumpUnless { r, v, to: 0 }));
+                return Some(());
+            }
+            Pat::Ctor(ctor, subs) => {
+                let (ctor, bare) = (*ctor, subs.is_empty());
+                fails.push(self.emit(Ins::JumpUnlessCtor {
+                    r,
+                    bare,
+                    ctor,
+                    to: 0,
+                }));
+                subs
+            }
+            Pat::Tuple(subs) => {
+                let n = u8::try_from(subs.len()).ok()?;
+                fails.push(self.emit(Ins::JumpUnlessTuple { r, n, to: 0 }));
+                subs
+            }
+            Pat::Float(_) | Pat::Str(_) | Pat::Fields(_) | Pat::Marked => return None,
+        };
+        for (i, sub) in subs.iter().enumerate() {
+            let i = u8::try_from(i).ok()?;
+            match sub {
+                Pat::Wild => {}
+                Pat::Bind(s) => {
+                    let dst = self.slot(*s)?;
+                    self.emit(Ins::Part { dst, src: r, i });
+                }
+                _ => {
+                    let t = self.temp()?;
+                    self.emit(Ins::Part { dst: t, src: r, i });
+                    self.pattern(sub, t, fails)?;
+                }
+            }
+        }
+        Some(())
+    }
+
     /// Points the jump at `at` here.
     fn patch(&mut self, at: usize) {
         let here = self.b.code.len() as u32;
         match &mut self.b.code[at] {
-            Ins::JumpIf { to, .. } | Ins::Jump { to } | Ins::JumpUnless { to, .. } => *to = here,
+            Ins::JumpIf { to, .. }
+            | Ins::Jump { to }
+            | Ins::JumpUnless { to, .. }
+            | Ins::JumpUnlessCtor { to, .. }
+            | Ins::JumpUnlessTuple { to, .. } => *to = here,
             _ => {}
         }
     }
 }
 
-/// The natives a kernel computes (all of them on scalars, to scalars).
-fn arithmetic(p: Prim) -> bool {
-    matches!(
-        p,
-        Prim::Add
-            | Prim::Sub
-            | Prim::Mul
-            | Prim::Div
-            | Prim::Mod
-            | Prim::Eq
-            | Prim::Ne
-            | Prim::Lt
-            | Prim::Le
-            | Prim::Gt
-            | Prim::Ge
-    )
+/// Whether `ins` computes on scalars alone (`Register` for `Scalar` decides it as on
+/// values: its natives are those of `natives::i32_binary`'s table, and negation).
+fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
+    match ins {
+        Ins::Const { k, .. } => Scalar::of(&consts[*k as usize]).is_some(),
+        Ins::Bin { p, .. } | Ins::BinK { p, .. } => matches!(
+            p,
+            Prim::Add
+                | Prim::Sub
+                | Prim::Mul
+                | Prim::Div
+                | Prim::Mod
+                | Prim::Eq
+                | Prim::Ne
+                | Prim::Lt
+                | Prim::Le
+                | Prim::Gt
+                | Prim::Ge
+        ),
+        Ins::Un { p, .. } => *p == Prim::Neg,
+        Ins::Copy { .. }
+        | Ins::Take { .. }
+        | Ins::JumpIf { .. }
+        | Ins::Jump { .. }
+        | Ins::JumpUnless { .. }
+        | Ins::GiveUp
+        | Ins::Call { .. }
+        | Ins::TailCall { .. }
+        | Ins::Ret { .. } => true,
+        Ins::JumpUnlessCtor { .. }
+        | Ins::JumpUnlessTuple { .. }
+        | Ins::Part { .. }
+        | Ins::Node { .. }
+        | Ins::TupleField { .. } => false,
+    }
 }

@@ -1,0 +1,397 @@
+//! Kernels: first-order functions (`fib`, a merge sort, a search tree's `insert`)
+//! compiled once per program to register code over values and run in one loop, beside the
+//! machine.
+//!
+//! A kernel is a top-level function without class constraints, over nothing, whose body
+//! reads its parameters and `let`s, takes natives that call no function (arithmetic,
+//! comparison, `show`), `&&`, `||`, `if`, builds constructors and tuples, `match`es on
+//! constructor, tuple and literal patterns, and calls kernels, the members of the
+//! `let rec` groups it defines among them (compiled by `kernel_compile`). The machine
+//! runs one where a program calls such a function (`Machine::run_kernel`). A kernel gives
+//! up on what it does not decide as the machine does: an indeterminate value it would
+//! take apart or branch on, a native's error (overflow, division by zero), a `match`
+//! where no arm matches, recursion deeper than its bound. The machine then takes back the
+//! steps it counted and runs the call itself (the program is pure: nothing else is
+//! undone), so errors, holes and stack limits stay the machine's. A kernel counts one step
+//! per call (the machine counts several), against the same gas and interrupt checks.
+
+use super::ir::Program;
+use super::kernel_register::Register;
+use super::natives::{ListIds, Prim};
+use super::value::{NodeKind, Value};
+use super::Fault;
+
+/// Most parameters of a kernel.
+pub(super) const MAX_ARGS: usize = 8;
+
+/// Most registers of a kernel's frame: every `Reg` (a byte) is one.
+pub(super) const MAX_REGS: usize = 256;
+
+/// A register of the running frame.
+pub(super) type Reg = u8;
+
+/// A literal a `when` arm compares with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Lit {
+    I32(i32),
+    Bool(bool),
+    /// An integer literal beyond `i32`: no `i32` equals it.
+    BeyondI32,
+}
+
+/// One instruction. Registers are the frame's: its parameters and `let`s (the lambda's
+/// slots) first, then a `let rec` member's captured values, then temporaries.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ins {
+    /// Constant `k` of the kernels' table.
+    Const {
+        dst: Reg,
+        k: u32,
+    },
+    /// A register's value copied (a variable read before its last read).
+    Copy {
+        dst: Reg,
+        src: Reg,
+    },
+    /// A register's value moved out (a variable's last read, `Code::Move`).
+    Take {
+        dst: Reg,
+        src: Reg,
+    },
+    /// A native on two registers (`natives::binary`).
+    Bin {
+        p: Prim,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    /// `Bin` on a register and an `i32` constant (`n - 1`, `n < 2`).
+    BinK {
+        p: Prim,
+        dst: Reg,
+        a: Reg,
+        k: i32,
+    },
+    /// A native on one register (`natives::unary`).
+    Un {
+        p: Prim,
+        dst: Reg,
+        a: Reg,
+    },
+    /// Jumps when register `r` holds `when` (gives up unless it is a boolean).
+    JumpIf {
+        r: Reg,
+        when: bool,
+        to: u32,
+    },
+    Jump {
+        to: u32,
+    },
+    /// Jumps unless register `r` holds `v` (a `when` arm's literal); gives up on a value
+    /// of another type.
+    JumpUnless {
+        r: Reg,
+        v: Lit,
+        to: u32,
+    },
+    /// Jumps unless register `r` holds constructor `ctor` (as `Machine::matches` decides
+    /// it: a constructor without fields matches a pattern without parts, `bare`); gives
+    /// up on an indeterminate value.
+    JumpUnlessCtor {
+        r: Reg,
+        bare: bool,
+        ctor: u32,
+        to: u32,
+    },
+    /// Jumps unless register `r` holds a tuple of `n` parts; gives up on an indeterminate
+    /// value.
+    JumpUnlessTuple {
+        r: Reg,
+        n: u8,
+        to: u32,
+    },
+    /// Part `i` of the node in register `src` (which a test above found to be one).
+    Part {
+        dst: Reg,
+        src: Reg,
+        i: u8,
+    },
+    /// A node of `kind` whose parts are the values of registers `base..base + n` (moved
+    /// out).
+    Node {
+        kind: NodeKind,
+        dst: Reg,
+        base: Reg,
+        n: u8,
+    },
+    /// `x.i` of a tuple.
+    TupleField {
+        dst: Reg,
+        src: Reg,
+        index: u32,
+    },
+    /// No `when` arm matched: the machine reports it.
+    GiveUp,
+    /// Calls kernel `kernel`, whose frame the caller laid out from register `base` on;
+    /// its result goes to `dst`.
+    Call {
+        kernel: u32,
+        dst: Reg,
+        base: Reg,
+    },
+    /// The same in tail position: the callee's `n` first registers move to the running
+    /// frame's first ones and the callee replaces it.
+    TailCall {
+        kernel: u32,
+        base: Reg,
+        n: u8,
+    },
+    Ret {
+        src: Reg,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Kernel {
+    pub arity: u32,
+    /// Where its code starts.
+    pub entry: u32,
+    /// Its lambda's slots, where the captured values of a `let rec` member start, and
+    /// how many it keeps.
+    pub slots: u32,
+    pub captures: u32,
+    /// Whether it runs on scalars (`Kernels::on_scalars`).
+    pub scalar: bool,
+}
+
+/// The kernels of one program.
+#[derive(Default)]
+pub struct Kernels {
+    pub(super) code: Vec<Ins>,
+    pub(super) consts: Vec<Value>,
+    pub(super) kernels: Vec<Kernel>,
+    /// The kernel of each lambda, if it has one (members of `let rec` groups have kernels
+    /// too, called from kernels only).
+    pub(super) of_lambda: Vec<Option<u32>>,
+    /// Registers a level of kernel recursion takes at most, and the most continuations the
+    /// machine would keep for one (bounds a kernel's depth: `Kernels::max_depth`).
+    pub(super) widest: u32,
+}
+
+/// Why a kernel stopped without a value.
+pub enum Stop {
+    /// The machine runs the call instead.
+    GiveUp,
+    /// The gas ran out or the run was interrupted.
+    Limit(Fault),
+}
+
+impl Kernels {
+    /// Compiles every top-level function that qualifies (see the module's documentation),
+    /// and the `let rec` loops in them.
+    pub fn compile(prog: &Program) -> Kernels {
+        super::kernel_compile::compile(prog)
+    }
+
+    /// The kernel of lambda `lam`, if it has one.
+    #[inline]
+    pub fn of(&self, lam: u32) -> Option<u32> {
+        self.of_lambda.get(lam as usize).copied().flatten()
+    }
+
+    /// How many lambdas have a kernel the machine calls.
+    pub fn count(&self) -> usize {
+        self.of_lambda.iter().flatten().count()
+    }
+
+    /// How many kernels there are, `let rec` members included (kernel ids are below).
+    pub fn len(&self) -> usize {
+        self.kernels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
+    }
+
+    /// How deep kernel calls may nest where the machine has `room` entries left on its
+    /// stacks: a level of recursion there takes at most `widest` entries (the callee's
+    /// frame, and a continuation per node of the caller's body), so recursion no deeper
+    /// than this cannot reach the machine's stack limit.
+    pub fn max_depth(&self, room: usize) -> usize {
+        room / self.widest.max(1) as usize
+    }
+
+    /// Whether kernel `k` runs on scalars when its arguments are (`Register` for
+    /// `Scalar`): its code and the code of every kernel it calls computes on nothing else.
+    #[inline]
+    pub fn on_scalars(&self, k: u32) -> bool {
+        self.kernels[k as usize].scalar
+    }
+
+    /// Runs kernel `k` on the arguments in `regs`, its register stack (left empty),
+    /// calls nesting at most `max_depth` deep, counting a step per call off `budget`;
+    /// `check` looks at the limits each time it reaches zero (and sets it again).
+    pub(super) fn run<R: Register>(
+        &self,
+        list: ListIds,
+        k: u32,
+        regs: &mut Vec<R>,
+        max_depth: usize,
+        budget: &mut u32,
+        check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
+    ) -> Result<Value, Stop> {
+        let kernel = self.kernels[k as usize];
+        let result = if regs.len() == kernel.arity as usize {
+            // The frame's other registers come with its window (`run_loop`).
+            self.run_loop(list, kernel, regs, max_depth, budget, check)
+        } else {
+            Err(Stop::GiveUp)
+        };
+        regs.clear();
+        result.map(R::value)
+    }
+
+    fn run_loop<R: Register>(
+        &self,
+        list: ListIds,
+        kernel: Kernel,
+        regs: &mut Vec<R>,
+        max_depth: usize,
+        budget: &mut u32,
+        check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
+    ) -> Result<R, Stop> {
+        /// A caller waiting for a result: where it goes on, its frame, the register.
+        struct Frame {
+            pc: u32,
+            bp: u32,
+            dst: Reg,
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut pc = kernel.entry as usize;
+        let mut bp = 0usize;
+        let mut tick = |budget: &mut u32| -> Result<(), Stop> {
+            *budget -= 1;
+            if *budget == 0 {
+                check(budget).map_err(Stop::Limit)?;
+            }
+            Ok(())
+        };
+        tick(budget)?;
+        // A result for the frame resumed next: its register and value.
+        let mut result: Option<(Reg, R)> = None;
+        loop {
+            // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`,
+            // with no bounds to check); the stack always reaches past its end.
+            let end = bp + MAX_REGS;
+            if regs.len() < end {
+                regs.resize(end, R::default());
+            }
+            let f: &mut [R; MAX_REGS] =
+                (&mut regs[bp..end]).try_into().map_err(|_| Stop::GiveUp)?;
+            if let Some((dst, v)) = result.take() {
+                f[dst as usize].set(v);
+            }
+            loop {
+                let ins = self.code[pc];
+                pc += 1;
+                match ins {
+                    Ins::Const { dst, k } => {
+                        let v = R::of(&self.consts[k as usize]).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Copy { dst, src } => {
+                        let v = f[src as usize].clone();
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Take { dst, src } => {
+                        let v = f[src as usize].take();
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Bin { p, dst, a, b } => {
+                        let v = R::binary(p, &f[a as usize], &f[b as usize])?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::BinK { p, dst, a, k } => {
+                        let v = R::binary_k(p, &f[a as usize], k)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Un { p, dst, a } => {
+                        let v = R::unary(p, &f[a as usize], list)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::JumpIf { r, when, to } => {
+                        if f[r as usize].truth().ok_or(Stop::GiveUp)? == when {
+                            pc = to as usize;
+                        }
+                    }
+                    Ins::Jump { to } => pc = to as usize,
+                    Ins::JumpUnless { r, v, to } => {
+                        if !f[r as usize].is(v).ok_or(Stop::GiveUp)? {
+                            pc = to as usize;
+                        }
+                    }
+                    Ins::JumpUnlessCtor { r, bare, ctor, to } => {
+                        if !f[r as usize].is_ctor(ctor, bare).ok_or(Stop::GiveUp)? {
+                            pc = to as usize;
+                        }
+                    }
+                    Ins::JumpUnlessTuple { r, n, to } => {
+                        if !f[r as usize].is_tuple(n).ok_or(Stop::GiveUp)? {
+                            pc = to as usize;
+                        }
+                    }
+                    Ins::Part { dst, src, i } => {
+                        let v = f[src as usize].part(i).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Node { kind, dst, base, n } => {
+                        let parts = &mut f[base as usize..base as usize + n as usize];
+                        let v = R::node(kind, parts).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::TupleField { dst, src, index } => {
+                        let v = f[src as usize].tuple_field(index).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::GiveUp => return Err(Stop::GiveUp),
+                    Ins::Call { kernel, dst, base } => {
+                        if frames.len() >= max_depth {
+                            return Err(Stop::GiveUp);
+                        }
+                        tick(budget)?;
+                        frames.push(Frame {
+                            pc: pc as u32,
+                            bp: bp as u32,
+                            dst,
+                        });
+                        bp += base as usize;
+                        pc = self.kernels[kernel as usize].entry as usize;
+                        break;
+                    }
+                    Ins::TailCall { kernel, base, n } => {
+                        tick(budget)?;
+                        let from = base as usize;
+                        for i in 0..n as usize {
+                            let v = f[from + i].take();
+                            f[i].set(v);
+                        }
+                        pc = self.kernels[kernel as usize].entry as usize;
+                    }
+                    // The frame's registers keep their values until they are written
+                    // again or the run ends (emptying them at each return cost `fib` a
+                    // third more instructions).
+                    Ins::Ret { src } => {
+                        let v = f[src as usize].take();
+                        let Some(caller) = frames.pop() else {
+                            return Ok(v);
+                        };
+                        pc = caller.pc as usize;
+                        bp = caller.bp as usize;
+                        result = Some((caller.dst, v));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
