@@ -162,6 +162,8 @@ pub(super) struct Kernel {
     pub captures: u32,
     /// Whether it runs on scalars (`Kernels::on_scalars`).
     pub scalar: bool,
+    /// The registers its code uses (emptied when it returns).
+    pub regs: u32,
 }
 
 /// The kernels of one program.
@@ -260,15 +262,20 @@ impl Kernels {
         budget: &mut u32,
         check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
     ) -> Result<R, Stop> {
-        /// A caller waiting for a result: where it goes on, its frame, the register.
+        /// A caller waiting for a result: where it goes on, its frame, the register, and
+        /// the registers its code uses.
         struct Frame {
             pc: u32,
             bp: u32,
             dst: Reg,
+            top: u32,
         }
         let mut frames: Vec<Frame> = Vec::new();
         let mut pc = kernel.entry as usize;
         let mut bp = 0usize;
+        // The registers the running frame's code uses (at least: after a tail call to a
+        // kernel using fewer, the return empties the caller's too).
+        let mut top = kernel.regs as usize;
         let mut tick = |budget: &mut u32| -> Result<(), Stop> {
             *budget -= 1;
             if *budget == 0 {
@@ -363,9 +370,12 @@ impl Kernels {
                             pc: pc as u32,
                             bp: bp as u32,
                             dst,
+                            top: top as u32,
                         });
                         bp += base as usize;
-                        pc = self.kernels[kernel as usize].entry as usize;
+                        let callee = &self.kernels[kernel as usize];
+                        pc = callee.entry as usize;
+                        top = callee.regs as usize;
                         break;
                     }
                     Ins::TailCall { kernel, base, n } => {
@@ -375,18 +385,19 @@ impl Kernels {
                             let v = f[from + i].take();
                             f[i].set(v);
                         }
-                        pc = self.kernels[kernel as usize].entry as usize;
+                        let callee = &self.kernels[kernel as usize];
+                        pc = callee.entry as usize;
+                        top = top.max(callee.regs as usize);
                     }
-                    // The frame's registers keep their values until they are written
-                    // again or the run ends (emptying them at each return cost `fib` a
-                    // third more instructions).
                     Ins::Ret { src } => {
                         let v = f[src as usize].take();
+                        R::clear(&mut f[..top.min(MAX_REGS)]);
                         let Some(caller) = frames.pop() else {
                             return Ok(v);
                         };
                         pc = caller.pc as usize;
                         bp = caller.bp as usize;
+                        top = caller.top as usize;
                         result = Some((caller.dst, v));
                         break;
                     }

@@ -46,6 +46,7 @@ impl Builder {
             slots: lam.slots.max(lam.arity),
             captures,
             scalar: false,
+            regs: 0,
         });
         self.ok.push(true);
         self.calls.push(Vec::new());
@@ -117,6 +118,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         }
         b.widest = b.widest.max(regs + nodes + 2);
         b.kernels[job.kernel as usize].entry = entry;
+        b.kernels[job.kernel as usize].regs = regs;
     }
     // A kernel that calls one that did not compile does not qualify either.
     loop {

@@ -35,6 +35,9 @@ pub(super) trait Register: Clone + Default {
     /// A node of `kind` whose parts are `parts` (moved out).
     fn node(kind: NodeKind, parts: &mut [Self]) -> Option<Self>;
     fn tuple_field(&self, index: u32) -> Option<Self>;
+    /// Empties the registers of a frame that returned (what they hold is released at
+    /// once, so that a cell a kernel is done with can be freed and its memory re-used).
+    fn clear(regs: &mut [Self]);
 }
 
 impl Register for Value {
@@ -132,6 +135,13 @@ impl Register for Value {
 
     fn tuple_field(&self, index: u32) -> Option<Value> {
         tuple_field(self, index).ok()
+    }
+
+    #[inline(always)]
+    fn clear(regs: &mut [Value]) {
+        for r in regs {
+            std::mem::take(r).release();
+        }
     }
 }
 
@@ -244,4 +254,8 @@ impl Register for Scalar {
     fn tuple_field(&self, _: u32) -> Option<Scalar> {
         None
     }
+
+    /// Scalars hold nothing to release.
+    #[inline(always)]
+    fn clear(_: &mut [Scalar]) {}
 }

@@ -915,3 +915,122 @@ fn random_scalar_programs_give_the_machines_outcomes() {
         "{values} values, {errors} errors"
     );
 }
+
+impl Gen {
+    /// A `List i32` expression over the list variables `lists` and the integer ones
+    /// `ints`: cells, matches (nested patterns, a pair of lists), tuples taken apart, and
+    /// calls of the functions in `calls` (each `List i32 -> i32 -> List i32`), the one
+    /// being defined (`me`) on a tail only, so that every program ends.
+    fn list(
+        &mut self,
+        ints: &[String],
+        lists: &[String],
+        calls: &[String],
+        me: &str,
+        depth: u32,
+    ) -> String {
+        let d = depth.saturating_sub(1);
+        let any = |g: &mut Gen, xs: &[String]| xs[g.below(xs.len() as u64) as usize].clone();
+        if depth == 0 || self.below(5) == 0 {
+            return match self.below(3) {
+                0 => "Empty".to_string(),
+                _ => any(self, lists),
+            };
+        }
+        let n = lists.len() + ints.len();
+        match self.below(7) {
+            0 => format!(
+                "(Cons {} {})",
+                self.int(ints, &[], 2),
+                self.list(ints, lists, calls, me, d)
+            ),
+            1 => {
+                let (h, t) = (format!("h{n}"), format!("t{n}"));
+                let xs = any(self, lists);
+                let empty = self.list(ints, lists, calls, me, d);
+                let ints2 = [ints, std::slice::from_ref(&h)].concat();
+                let lists2 = [lists, std::slice::from_ref(&t)].concat();
+                let cons = if self.below(2) == 0 {
+                    format!("({me} {t} {})", self.int(&ints2, &[], 2))
+                } else {
+                    self.list(&ints2, &lists2, calls, me, d)
+                };
+                format!("(match {xs} when Empty -> {empty} when Cons {h} {t} -> {cons})")
+            }
+            2 => {
+                let (a, b, r) = (format!("a{n}"), format!("b{n}"), format!("r{n}"));
+                let xs = any(self, lists);
+                let ints2 = [ints, &[a.clone(), b.clone()]].concat();
+                let lists2 = [lists, std::slice::from_ref(&r)].concat();
+                let two = self.list(&ints2, &lists2, calls, me, d);
+                let other = self.list(ints, lists, calls, me, d);
+                format!("(match {xs} when Cons {a} (Cons {b} {r}) -> {two} when _ -> {other})")
+            }
+            3 => {
+                let (x, y) = (format!("x{n}"), format!("y{n}"));
+                let (l1, l2) = (self.list(ints, lists, calls, me, d), any(self, lists));
+                let ints2 = [ints, &[x.clone(), y.clone()]].concat();
+                let both = self.list(&ints2, lists, calls, me, d);
+                let other = self.list(ints, lists, calls, me, d);
+                format!("(match ({l1}, {l2}) when (Cons {x} _, Cons {y} _) -> {both} when _ -> {other})")
+            }
+            4 => {
+                let p = format!("p{n}");
+                let (l, i) = (self.list(ints, lists, calls, me, d), self.int(ints, &[], 2));
+                // The integer's type fixed: a `let` would generalise a literal's.
+                format!("(let {p} = ({l}, ({i} is i32)) in Cons {p}.1 {p}.0)")
+            }
+            5 if !calls.is_empty() => {
+                let f = any(self, calls);
+                format!(
+                    "({f} {} {})",
+                    self.list(ints, lists, calls, me, d),
+                    self.int(ints, &[], 2)
+                )
+            }
+            _ => format!(
+                "(if {} then {} else {})",
+                self.boolean(ints, &[], 2),
+                self.list(ints, lists, calls, me, d),
+                self.list(ints, lists, calls, me, d)
+            ),
+        }
+    }
+}
+
+#[test]
+fn random_list_programs_give_the_machines_outcomes() {
+    let mut g = Gen(0x11575);
+    let (mut kernels, mut values, mut errors, mut ran) = (0, 0, 0, 0);
+    for _ in 0..60 {
+        let mut program = String::new();
+        let mut calls: Vec<String> = Vec::new();
+        for f in 0..3 {
+            let me = format!("g{f}");
+            let body = g.list(&["k".into()], &["xs".into()], &calls, &me, 4);
+            program += &format!("fn {me} : List i32 -> i32 -> List i32 = \\xs k -> {body}\n");
+            calls.push(me);
+        }
+        kernels += kernels_in(&program);
+        for call in [
+            "g2 [3, -4, 11, 0, 7] 5",
+            "g2 Empty 0",
+            "g2 [2147483647, 1, -2147483647 - 1] (-1)",
+            "g2 [1, ?h, 2] 3",
+        ] {
+            let (outcome, fewer) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+            ran += usize::from(fewer);
+            match outcome {
+                Ok(_) => values += 1,
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    assert!(kernels >= 120, "{kernels} kernels of 180");
+    assert!(ran >= 90, "kernels ran in {ran} of 240 runs");
+    eprintln!("{kernels} {ran} {values} {errors}");
+    assert!(
+        values > 100 && errors > 5,
+        "{values} values, {errors} errors"
+    );
+}
