@@ -27,6 +27,9 @@ pub(super) const MAX_ARGS: usize = 8;
 /// Most registers of a kernel's frame: every `Reg` (a byte) is one.
 pub(super) const MAX_REGS: usize = 256;
 
+/// The most registers a kernel's register stack keeps between runs.
+const MAX_KEPT_REGS: usize = 1 << 16;
+
 /// A register of the running frame.
 pub(super) type Reg = u8;
 
@@ -230,9 +233,30 @@ impl Kernels {
         self.kernels[k as usize].scalar
     }
 
-    /// Runs kernel `k` on the arguments in `regs`, its register stack (left empty),
-    /// calls nesting at most `max_depth` deep, counting a step per call off `budget`;
-    /// `check` looks at the limits each time it reaches zero (and sets it again).
+    /// Puts `args` in the first registers of `regs` (a kernel's register stack, every
+    /// register empty), each converted (`Register::of`): `false`, and `regs` as it was,
+    /// where one does not convert.
+    pub(super) fn load<R: Register>(regs: &mut Vec<R>, args: &[Value]) -> bool {
+        if regs.len() < MAX_REGS {
+            regs.resize(MAX_REGS, R::default());
+        }
+        for (i, a) in args.iter().enumerate() {
+            match R::of(a) {
+                Some(v) => regs[i] = v,
+                None => {
+                    R::clear(&mut regs[..i]);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Runs kernel `k` on the arguments `load`ed into `regs`, calls nesting at most
+    /// `max_depth` deep, counting a step per call off `budget`; `check` looks at the
+    /// limits each time it reaches zero (and sets it again). Every register is empty
+    /// again afterwards (each frame empties its own when it returns; a run that stops
+    /// early empties them all), so the next run neither resizes nor clears the stack.
     pub(super) fn run<R: Register>(
         &self,
         list: ListIds,
@@ -243,13 +267,15 @@ impl Kernels {
         check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
     ) -> Result<Value, Stop> {
         let kernel = self.kernels[k as usize];
-        let result = if regs.len() == kernel.arity as usize {
-            // The frame's other registers come with its window (`run_loop`).
-            self.run_loop(list, kernel, regs, max_depth, budget, check)
-        } else {
-            Err(Stop::GiveUp)
-        };
-        regs.clear();
+        let result = self.run_loop(list, kernel, regs, max_depth, budget, check);
+        if result.is_err() {
+            R::clear(regs);
+        }
+        // A stack grown by deep recursion is not kept.
+        if regs.len() > MAX_KEPT_REGS {
+            regs.truncate(MAX_REGS);
+            regs.shrink_to_fit();
+        }
         result.map(R::value)
     }
 

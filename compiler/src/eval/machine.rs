@@ -412,22 +412,20 @@ impl<'p> Machine<'p> {
         n: usize,
         cut: usize,
     ) -> Result<bool, Fault> {
+        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
+            return Ok(false);
+        }
         let stack = if in_locals { &self.locals } else { &self.vals };
         let args = &stack[at..at + n];
         if args.iter().any(Value::is_stuck) {
             return Ok(false);
         }
         let mut scalars = std::mem::take(&mut self.scalar_regs);
-        let on_scalars = self.kernels.on_scalars(k) && {
-            scalars.extend(args.iter().map_while(Scalar::of));
-            scalars.len() == n
-        };
-        let run = if on_scalars {
+        let run = if self.kernels.on_scalars(k) && Kernels::load(&mut scalars, args) {
             self.run_kernel(k, &mut scalars)
         } else {
-            scalars.clear();
             let mut regs = std::mem::take(&mut self.kernel_regs);
-            regs.extend_from_slice(args);
+            Kernels::load(&mut regs, args);
             let run = self.run_kernel(k, &mut regs);
             self.kernel_regs = regs;
             run
@@ -448,18 +446,13 @@ impl<'p> Machine<'p> {
         Ok(true)
     }
 
-    /// Runs kernel `k` on the arguments in `regs` (its registers, left empty) when it has
-    /// not given up too often. `None` when the machine is to run the call: the kernel gave
-    /// up (the steps it counted taken back), now or too often before.
+    /// Runs kernel `k` on the arguments `Kernels::load`ed into `regs`. `None` when the
+    /// machine is to run the call: the kernel gave up (the steps it counted taken back).
     fn run_kernel<R: Register>(
         &mut self,
         k: u32,
         regs: &mut Vec<R>,
     ) -> Result<Option<Value>, Fault> {
-        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
-            regs.clear();
-            return Ok(None);
-        }
         let (budget, steps) = (self.budget, self.steps);
         let (settings, steps_now) = (&self.settings, &mut self.steps);
         let mut check = |budget: &mut u32| -> Result<(), Fault> {

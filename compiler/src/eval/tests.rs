@@ -3,6 +3,8 @@
 //! the general paths give.
 
 use super::ir::Code;
+use super::natives::ListIds;
+use super::value::{Fields, Node, NodeKind, Stuck, Value};
 use super::{lower_file, run_file, Limits, RunError};
 use crate::db::Database;
 
@@ -711,6 +713,70 @@ fn functions_on_lists_tuples_and_constructors_run_as_kernels_with_the_machines_v
             ),
         ],
     );
+}
+
+/// Runs the kernel of global `name` in `code` on the arguments `args` makes (given the
+/// list constructors), with `regs` as its register stack.
+fn run_global_kernel(
+    code: &str,
+    name: &str,
+    args: impl Fn(ListIds) -> Vec<Value>,
+    regs: &mut Vec<Value>,
+) -> Option<Value> {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    let (program, list) = lower_file(&db, file);
+    let kernels = super::kernel::Kernels::compile(&program);
+    let g = program.globals.iter().position(|g| &*g.name == name)?;
+    let outer = &program.lambdas[program.globals[g].body as usize];
+    let Code::Lambda(l) = program.code[outer.body as usize] else {
+        return None;
+    };
+    let k = kernels.of(l)?;
+    assert!(super::kernel::Kernels::load(regs, &args(list)));
+    let mut budget = 1000;
+    let mut check = |b: &mut u32| -> Result<(), super::Fault> {
+        *b = 1000;
+        Ok(())
+    };
+    kernels
+        .run(list, k, regs, 1 << 20, &mut budget, &mut check)
+        .ok()
+}
+
+/// The list of `xs`, ending in `tail`.
+fn list_value(ids: ListIds, xs: Vec<Value>, tail: Value) -> Value {
+    xs.into_iter().rev().fold(tail, |acc, x| {
+        Node::value(NodeKind::Data(ids.cons), Fields::pair(x, acc))
+    })
+}
+
+#[test]
+fn a_kernel_leaves_every_register_empty() {
+    // A value kernel's registers are emptied as its frames return (nothing it was done
+    // with is kept alive, and the next run starts on an empty stack without clearing it).
+    let mut regs = Vec::new();
+    let ints = |ids: ListIds| {
+        let xs = [3, 1, 2].map(Value::I32).to_vec();
+        vec![list_value(ids, xs, Value::Tag(ids.empty))]
+    };
+    let sorted = run_global_kernel(MSORT, "msort", ints, &mut regs);
+    assert!(matches!(sorted, Some(Value::Node(_))), "{sorted:?}");
+    assert!(!regs.is_empty());
+    assert!(regs.iter().all(|r| matches!(r, Value::Unit)));
+    // A run that gives up (on an indeterminate element it compares) empties them too.
+    let stuck = |ids: ListIds| {
+        let hole = Value::stuck(Stuck::Marked {
+            span: crate::span::Span::new(0, 0),
+        });
+        vec![list_value(
+            ids,
+            vec![Value::I32(1), hole],
+            Value::Tag(ids.empty),
+        )]
+    };
+    assert!(run_global_kernel(MSORT, "msort", stuck, &mut regs).is_none());
+    assert!(regs.iter().all(|r| matches!(r, Value::Unit)));
 }
 
 #[test]
