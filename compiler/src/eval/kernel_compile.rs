@@ -439,13 +439,24 @@ impl Compile<'_> {
     }
 
     /// A `let rec` group's members as kernels (compiled later), bound to their slots
-    /// here, with the registers of the values the group captures from this frame.
+    /// here, with the values the group captures from this frame copied into temporaries
+    /// (free again after the body), as the machine's group keeps them when it is built:
+    /// the body may move a captured variable out of its own register (its last read as a
+    /// local, `Code::Move`) before it calls a member.
     fn let_rec(&mut self, group: u32, first_slot: u32) -> Option<()> {
         let g = &self.prog.groups[group as usize];
-        let captures: Rc<[Reg]> = g
+        let sources: Vec<Reg> = g
             .captures
             .iter()
             .map(|s| self.source(*s))
+            .collect::<Option<_>>()?;
+        let captures: Rc<[Reg]> = sources
+            .into_iter()
+            .map(|src| {
+                let dst = self.temp()?;
+                self.emit(Ins::Copy { dst, src });
+                Some(dst)
+            })
             .collect::<Option<_>>()?;
         let first = self.b.kernels.len() as u32;
         let members: Rc<[u32]> = (first..first + g.members.len() as u32).collect();

@@ -702,6 +702,9 @@ fn functions_on_lists_tuples_and_constructors_run_as_kernels_with_the_machines_v
             ),
         ],
     );
+    // A `let rec` captures `xs`, which the body then moves out as its last local read.
+    let captured = "fn f : List i32 -> i32 -> List i32 = \\xs m -> let rec go = \\k ys -> if k == 0 then xs else go (k - 1) ys in go m xs\n";
+    assert_kernel_values(captured, 1, &[("f [1, 2, 3] 2", "[1i32, 2i32, 3i32]")]);
     assert_kernel_values(
         TREE,
         4,
@@ -1004,7 +1007,7 @@ impl Gen {
             };
         }
         let n = lists.len() + ints.len();
-        match self.below(7) {
+        match self.below(8) {
             0 => format!(
                 "(Cons {} {})",
                 self.int(ints, &[], 2),
@@ -1045,6 +1048,16 @@ impl Gen {
                 let (l, i) = (self.list(ints, lists, calls, me, d), self.int(ints, &[], 2));
                 // The integer's type fixed: a `let` would generalise a literal's.
                 format!("(let {p} = ({l}, ({i} is i32)) in Cons {p}.1 {p}.0)")
+            }
+            // A loop over its own list `ys` whose result may read the lists around it
+            // (captured), given one of them (moved there at its last read).
+            6 => {
+                let (lp, i, ys) = (format!("lp{n}"), format!("i{n}"), format!("ys{n}"));
+                let ints2 = [ints, std::slice::from_ref(&i)].concat();
+                let lists2 = [lists, std::slice::from_ref(&ys)].concat();
+                let done = self.list(&ints2, &lists2, calls, me, d);
+                let (count, xs) = (self.int(ints, &[], 2), any(self, lists));
+                format!("(let rec {lp} = \\{i} {ys} -> if {i} <= 0 then {done} else {lp} ({i} - 1) {ys} in {lp} ({count} % 4) {xs})")
             }
             5 if !calls.is_empty() => {
                 let f = any(self, calls);
