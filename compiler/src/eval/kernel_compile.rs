@@ -30,8 +30,6 @@ struct Builder {
     /// Whether each kernel compiled, and the kernels each calls.
     ok: Vec<bool>,
     calls: Vec<Vec<u32>>,
-    /// Where each kernel's code ends, in the order compiled.
-    ends: Vec<(u32, u32)>,
     widest: u32,
 }
 
@@ -69,7 +67,6 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         jobs: Vec::new(),
         ok: Vec::new(),
         calls: Vec::new(),
-        ends: Vec::new(),
         widest: 0,
     };
     // Candidates: globals without dictionaries whose value is a lambda over nothing.
@@ -112,45 +109,24 @@ pub(super) fn compile(prog: &Program) -> Kernels {
                 None => false,
             };
         let (regs, nodes) = (cx.high, cx.nodes);
-        b.ends.push((job.kernel, b.code.len() as u32));
         if !compiled {
             b.ok[job.kernel as usize] = false;
         }
         b.widest = b.widest.max(regs + nodes + 2);
-        b.kernels[job.kernel as usize].entry = entry;
-        b.kernels[job.kernel as usize].regs = regs;
+        let code = &b.code[entry as usize..];
+        let kernel = &mut b.kernels[job.kernel as usize];
+        kernel.entry = entry;
+        kernel.regs = regs;
+        // On scalars while its own code computes on nothing else (its callees below).
+        kernel.scalar = code.iter().all(|ins| on_scalars(ins, &b.consts));
     }
-    // A kernel that calls one that did not compile does not qualify either.
-    loop {
-        let mut changed = false;
-        for k in 0..b.kernels.len() {
-            if b.ok[k] && b.calls[k].iter().any(|c| !b.ok[*c as usize]) {
-                b.ok[k] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    // Kernels on scalars: their code computes on nothing else, nor that of their callees.
-    for (k, end) in b.ends.iter().copied() {
-        let kernel = &mut b.kernels[k as usize];
-        kernel.scalar = b.code[kernel.entry as usize..end as usize]
-            .iter()
-            .all(|ins| on_scalars(ins, &b.consts));
-    }
-    loop {
-        let mut changed = false;
-        for k in 0..b.kernels.len() {
-            if b.kernels[k].scalar && b.calls[k].iter().any(|c| !b.kernels[*c as usize].scalar) {
-                b.kernels[k].scalar = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
+    // A kernel that calls one that did not compile does not qualify either, nor does one
+    // calling a kernel not on scalars run on them.
+    spread_false(&mut b.ok, &b.calls);
+    let mut scalar: Vec<bool> = b.kernels.iter().map(|k| k.scalar).collect();
+    spread_false(&mut scalar, &b.calls);
+    for (kernel, scalar) in b.kernels.iter_mut().zip(scalar) {
+        kernel.scalar = scalar;
     }
     // The machine calls the candidates that qualified.
     let of_lambda = of_lambda
@@ -163,6 +139,23 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         kernels: b.kernels,
         of_lambda,
         widest: b.widest,
+    }
+}
+
+/// Makes `flags[k]` false wherever a kernel `k` calls (`calls[k]`, transitively) has it
+/// false.
+fn spread_false(flags: &mut [bool], calls: &[Vec<u32>]) {
+    loop {
+        let mut changed = false;
+        for (k, callees) in calls.iter().enumerate() {
+            if flags[k] && callees.iter().any(|c| !flags[*c as usize]) {
+                flags[k] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
     }
 }
 

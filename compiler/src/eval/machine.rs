@@ -399,10 +399,11 @@ impl<'p> Machine<'p> {
         self.steps + u64::from(CHECK_EVERY - self.budget)
     }
 
-    /// A call of kernel `k` on the `n` values from `at` on, in the frame slots being filled
-    /// (`in_locals`) or on the value stack: when none is indeterminate and the kernel
-    /// gives the value, the stack they are on is cut back to `cut`, the value pushed, and
-    /// `true`. Out of line: the call sites only look up the kernel.
+    /// A call of kernel `k` on the `n` values from `at` on (`n` is its arity: the call
+    /// sites check it), in the frame slots being filled (`in_locals`) or on the value
+    /// stack: when none is indeterminate and the kernel gives the value, the stack they
+    /// are on is cut back to `cut`, the value pushed, and `true`. Out of line: the call
+    /// sites only look up the kernel.
     #[inline(never)]
     fn kernel_value(
         &mut self,
@@ -425,7 +426,9 @@ impl<'p> Machine<'p> {
             self.run_kernel(k, &mut scalars)
         } else {
             let mut regs = std::mem::take(&mut self.kernel_regs);
-            Kernels::load(&mut regs, args);
+            // Every value goes in a value register.
+            let loaded = Kernels::load(&mut regs, args);
+            debug_assert!(loaded);
             let run = self.run_kernel(k, &mut regs);
             self.kernel_regs = regs;
             run
