@@ -127,6 +127,39 @@ pub(super) enum Ins {
         base: Reg,
         n: u8,
     },
+    /// `Node` in the memory of the emptied node that register `token` keeps (`Unpack`,
+    /// `Spare`), or in fresh memory where it keeps none.
+    NodeIn {
+        kind: NodeKind,
+        dst: Reg,
+        base: Reg,
+        n: u8,
+        token: Reg,
+    },
+    /// Takes apart the node in register `src` (which its arm's tests found to be one of
+    /// `n` parts, at most two) where its arm reads it no more: part 0 goes to `a` and part
+    /// 1 to `b`, moved out where nothing else holds the node and copied otherwise; a part
+    /// whose register is `src` itself is released. `src` then keeps the emptied node for
+    /// a `NodeIn` (`keep`), or is emptied.
+    Unpack {
+        src: Reg,
+        a: Reg,
+        b: Reg,
+        n: u8,
+        keep: bool,
+    },
+    /// Releases the parts of the node in register `r`, a variable read no more (its parts
+    /// were copied out), keeping the emptied node there for a `NodeIn` where nothing
+    /// else holds it.
+    Spare {
+        r: Reg,
+    },
+    /// Empties registers `from..from + n` (the temporaries of an arm whose tests
+    /// failed: a part read into one would otherwise keep its node shared).
+    Clear {
+        from: Reg,
+        n: u8,
+    },
     /// `x.i` of a tuple.
     TupleField {
         dst: Reg,
@@ -310,8 +343,6 @@ impl Kernels {
             Ok(())
         };
         tick(budget)?;
-        // A result for the frame resumed next: its register and value.
-        let mut result: Option<(Reg, R)> = None;
         loop {
             // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`,
             // with no bounds to check); the stack always reaches past its end.
@@ -321,9 +352,6 @@ impl Kernels {
             }
             let f: &mut [R; MAX_REGS] =
                 (&mut regs[bp..end]).try_into().map_err(|_| Stop::GiveUp)?;
-            if let Some((dst, v)) = result.take() {
-                f[dst as usize].set(v);
-            }
             loop {
                 let ins = self.code[pc];
                 pc += 1;
@@ -333,7 +361,7 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::Copy { dst, src } => {
-                        let v = f[src as usize].clone();
+                        let v = f[src as usize].dup();
                         f[dst as usize].set(v);
                     }
                     Ins::Take { dst, src } => {
@@ -382,6 +410,37 @@ impl Kernels {
                         let v = R::node(kind, parts).ok_or(Stop::GiveUp)?;
                         f[dst as usize].set(v);
                     }
+                    Ins::NodeIn {
+                        kind,
+                        dst,
+                        base,
+                        n,
+                        token,
+                    } => {
+                        let token = f[token as usize].take();
+                        let parts = &mut f[base as usize..base as usize + n as usize];
+                        let v = R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Unpack { src, a, b, n, keep } => {
+                        let v = f[src as usize].take();
+                        let ([pa, pb], token) = R::open(v, n, keep).ok_or(Stop::GiveUp)?;
+                        for (r, p) in [(a, pa), (b, pb)] {
+                            if r == src {
+                                p.release();
+                            } else {
+                                f[r as usize].set(p);
+                            }
+                        }
+                        f[src as usize].set(token);
+                    }
+                    Ins::Spare { r } => {
+                        let v = f[r as usize].take();
+                        f[r as usize].set(R::spare(v));
+                    }
+                    Ins::Clear { from, n } => {
+                        R::clear(&mut f[from as usize..from as usize + n as usize]);
+                    }
                     Ins::TupleField { dst, src, index } => {
                         let v = f[src as usize].tuple_field(index).ok_or(Stop::GiveUp)?;
                         f[dst as usize].set(v);
@@ -424,7 +483,8 @@ impl Kernels {
                         pc = caller.pc as usize;
                         bp = caller.bp as usize;
                         top = caller.top as usize;
-                        result = Some((caller.dst, v));
+                        // The caller's frame is below this one: its registers exist.
+                        regs[bp + caller.dst as usize].set(v);
                         break;
                     }
                 }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::ir::{Code, CodeId, Loc, Pat, Program, Source};
 use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS};
 use super::kernel_register::{Register, Scalar};
+use super::liveness::{self, Slots};
 use super::natives::Prim;
 use super::value::{NodeKind, Value};
 
@@ -100,6 +101,8 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             next: base,
             high: base,
             nodes: 0,
+            tokens: Vec::new(),
+            known: Vec::new(),
         };
         // The result into a temporary: the parameters stay readable to the end.
         let body = prog.lambdas[job.lambda as usize].body;
@@ -198,6 +201,22 @@ struct Compile<'a> {
     high: u32,
     /// Nodes compiled (bounds the continuations the machine keeps for one call).
     nodes: u32,
+    /// Registers keeping an emptied node of so many parts for a `NodeIn`, on the path
+    /// being compiled (`Unpack`, `Spare`).
+    tokens: Vec<(Reg, u8)>,
+    /// Variables holding a node of so many parts whose parts an enclosing arm copied
+    /// out (a `Spare` where a branch reads them no more).
+    known: Vec<(Reg, u8)>,
+}
+
+/// What an arm binds once all its tests pass.
+enum Binding {
+    /// The value in register `src` to variable register `dst`.
+    Whole { src: Reg, dst: Reg },
+    /// The parts of the node in register `node` to the variable registers `to` (`None`:
+    /// a wildcard, or a part the tests read into a temporary of its own). A node comes
+    /// before the nodes inside it.
+    Parts { node: Reg, to: Vec<Option<Reg>> },
 }
 
 impl Compile<'_> {
@@ -345,7 +364,9 @@ impl Compile<'_> {
                     when,
                     to: 0,
                 });
+                let tokens = self.tokens.clone();
                 self.expr(b, dst, false)?;
+                self.tokens = tokens;
                 self.patch(jump);
             }
             Code::If(c, t, e) => {
@@ -357,10 +378,10 @@ impl Compile<'_> {
                     to: 0,
                 });
                 self.next = mark;
-                self.expr(t, dst, tail)?;
+                self.branch(t, e, dst, tail)?;
                 let to_end = (!tail).then(|| self.emit(Ins::Jump { to: 0 }));
                 self.patch(to_else);
-                self.expr(e, dst, tail)?;
+                self.branch(e, t, dst, tail)?;
                 if let Some(j) = to_end {
                     self.patch(j);
                 }
@@ -368,14 +389,20 @@ impl Compile<'_> {
                 return Some(());
             }
             Code::Match { scrutinee, arms } => {
+                let moved = matches!(self.prog.code[*scrutinee as usize], Code::Move(_));
                 let r = self.operand(*scrutinee)?;
-                self.arms(&[r], arms, false, dst, tail)?;
+                self.arms(&[(r, moved)], arms, false, dst, tail)?;
                 self.next = mark;
                 return Some(());
             }
             Code::MatchTuple { items, arms, .. } => {
                 let regs = self.operands(items)?;
-                self.arms(&regs, arms, true, dst, tail)?;
+                let items: Vec<(Reg, bool)> = regs
+                    .into_iter()
+                    .zip(items.iter())
+                    .map(|(r, i)| (r, matches!(self.prog.code[*i as usize], Code::Move(_))))
+                    .collect();
+                self.arms(&items, arms, true, dst, tail)?;
                 self.next = mark;
                 return Some(());
             }
@@ -517,20 +544,81 @@ impl Compile<'_> {
     }
 
     /// A node of `kind` whose parts are `parts`, into `dst`.
+    /// In the memory of an emptied node of as many parts, where the path keeps one.
     fn node(&mut self, kind: NodeKind, parts: &[CodeId], dst: Reg) -> Option<()> {
         let n = u8::try_from(parts.len()).ok()?;
         let base = self.consecutive(parts)?;
-        self.emit(Ins::Node { kind, dst, base, n });
+        match self.tokens.iter().rposition(|t| t.1 == n) {
+            Some(i) => {
+                let token = self.tokens.remove(i).0;
+                self.emit(Ins::NodeIn {
+                    kind,
+                    dst,
+                    base,
+                    n,
+                    token,
+                })
+            }
+            None => self.emit(Ins::Node { kind, dst, base, n }),
+        };
         Some(())
     }
 
-    /// The arms of a `match`, tried in order as `Machine::arm` tries them, on register
-    /// `regs[0]`; or, for a `match` on a tuple expression (`tuple`), on the tuple's parts
-    /// in `regs`, as `Machine::tuple_arm` tries them (a tuple pattern's parts matched
-    /// against them, any other pattern matching). Each arm's tests jump to the next arm.
+    /// A branch of an `if` (`body`, the other being `other`): the nodes kept for re-use
+    /// on the path before it are kept for each branch alike; in tail position, what only
+    /// the other branch reads is released first (`release_dead`).
+    fn branch(&mut self, body: CodeId, other: CodeId, dst: Reg, tail: bool) -> Option<()> {
+        let saved = (self.tokens.clone(), self.known.clone());
+        if tail {
+            let here = liveness::reads(self.prog, body);
+            let others = liveness::reads(self.prog, other);
+            self.release_dead(body, &here, &others);
+        }
+        self.expr(body, dst, tail)?;
+        (self.tokens, self.known) = saved;
+        Some(())
+    }
+
+    /// Where a branch in tail position starts (`body`, reading the slots `here`; its
+    /// siblings read `others`): the known nodes (`Compile::known`) it reads no more are
+    /// spared for a node it builds of as many parts (or released), and the variables only
+    /// its siblings read are released, so that nothing holds on to what this path is done
+    /// with (a part still held keeps its node shared: taking it apart would copy).
+    fn release_dead(&mut self, body: CodeId, here: &Slots, others: &Slots) {
+        let mut i = 0;
+        while i < self.known.len() {
+            let (r, n) = self.known[i];
+            if here.has(r as u32) {
+                i += 1;
+                continue;
+            }
+            self.known.remove(i);
+            if builds(self.prog, body, n) {
+                self.emit(Ins::Spare { r });
+                self.tokens.push((r, n));
+            } else {
+                self.emit(Ins::Clear { from: r, n: 1 });
+            }
+        }
+        for s in others.iter() {
+            let Some(r) = self.slot(s) else {
+                continue;
+            };
+            if !here.has(s) && !self.tokens.iter().any(|t| t.0 == r) {
+                self.emit(Ins::Clear { from: r, n: 1 });
+            }
+        }
+    }
+
+    /// The arms of a `match`, tried in order as `Machine::arm` tries them, on the value in
+    /// register `items[0]`; or, for a `match` on a tuple expression (`tuple`), on the
+    /// tuple's parts in `items`, as `Machine::tuple_arm` tries them (a tuple pattern's
+    /// parts matched against them, any other pattern matching). Each arm's tests jump to
+    /// the next arm; its variables are bound once they all pass. With each register, whether
+    /// it is its variable's last read (`Code::Move`).
     fn arms(
         &mut self,
-        regs: &[Reg],
+        items: &[(Reg, bool)],
         arms: &[(Pat, CodeId)],
         tuple: bool,
         dst: Reg,
@@ -538,29 +626,64 @@ impl Compile<'_> {
     ) -> Option<()> {
         let mut to_end = Vec::new();
         let mark = self.next;
-        for (pat, body) in arms {
+        // In tail position, the slots each arm's body reads, and of those, the ones it
+        // reads from before the match (not bound by its pattern).
+        let reads: Option<Vec<(Slots, Slots)>> = tail.then(|| {
+            arms.iter()
+                .map(|(pat, body)| {
+                    let here = liveness::reads(self.prog, *body);
+                    let mut before = here.clone();
+                    liveness::pat_binds(pat, &mut |s| before.remove(s));
+                    (here, before)
+                })
+                .collect()
+        });
+        for (k, (pat, body)) in arms.iter().enumerate() {
             let mut fails = Vec::new();
+            let mut binds = Vec::new();
             match pat {
                 Pat::Tuple(subs) if tuple => {
-                    if subs.len() != regs.len() {
+                    if subs.len() != items.len() {
                         return None;
                     }
-                    for (sub, r) in subs.iter().zip(regs) {
-                        self.pattern(sub, *r, &mut fails)?;
+                    for (sub, (r, _)) in subs.iter().zip(items) {
+                        self.pattern(sub, *r, &mut fails, &mut binds)?;
                     }
                 }
                 Pat::Wild if tuple => {}
                 _ if tuple => return None,
-                _ => self.pattern(pat, regs[0], &mut fails)?,
+                _ => self.pattern(pat, items[0].0, &mut fails, &mut binds)?,
             }
-            self.next = mark;
+            // The pattern's temporaries stay the arm's: they may keep emptied nodes.
+            let temps = (mark, self.next);
+            let saved = (self.tokens.clone(), self.known.clone());
+            let here = reads.as_ref().map(|r| &r[k].0);
+            self.bind(&binds, items, *body, here)?;
+            if let (Some(reads), Some(here)) = (&reads, here) {
+                let mut others = Slots::new(0);
+                for (j, (_, before)) in reads.iter().enumerate() {
+                    if j != k {
+                        others.union(before);
+                    }
+                }
+                self.release_dead(*body, here, &others);
+            }
             self.expr(*body, dst, tail)?;
+            (self.tokens, self.known) = saved;
+            self.next = mark;
             if !tail {
                 to_end.push(self.emit(Ins::Jump { to: 0 }));
             }
             let always = fails.is_empty();
             for jump in fails {
                 self.patch(jump);
+            }
+            // Where a test failed, parts the tests read go: the nodes they are parts of
+            // stay held by the scrutinee alone.
+            if !always && temps.1 > temps.0 {
+                let from = temps.0 as Reg;
+                let n = u8::try_from(temps.1 - temps.0).ok()?;
+                self.emit(Ins::Clear { from, n });
             }
             // Later arms are never tried.
             if always {
@@ -574,15 +697,104 @@ impl Compile<'_> {
         Some(())
     }
 
-    /// Tests of pattern `p` on register `r`, binding its variables, as `Machine::matches`
-    /// decides: each test that fails jumps (patched by the caller, from `fails`) to the
-    /// next arm. `None` for patterns outside the subset (strings, floats, records).
-    fn pattern(&mut self, p: &Pat, r: Reg, fails: &mut Vec<usize>) -> Option<()> {
+    /// Binds an arm's variables once its tests passed (`binds`, from `pattern`). A node
+    /// the arm's `body` reads no more is taken apart (`Unpack`), its memory kept for a
+    /// node the body builds; the parts of another are copied out (`Part`). `reads`: the
+    /// slots the body reads, where nothing after it reads the frame (tail position).
+    fn bind(
+        &mut self,
+        binds: &[Binding],
+        items: &[(Reg, bool)],
+        body: CodeId,
+        reads: Option<&Slots>,
+    ) -> Option<()> {
+        // A variable the body does not read is bound to nothing.
+        let read = |r: &Reg| reads.is_none_or(|l| l.has(*r as u32));
+        for b in binds {
+            match b {
+                Binding::Whole { src, dst } => {
+                    let (src, dst) = (*src, *dst);
+                    if !read(&dst) {
+                        continue;
+                    }
+                    if self.dead(src, items, reads) {
+                        self.emit(Ins::Take { dst, src });
+                    } else {
+                        self.emit(Ins::Copy { dst, src });
+                    }
+                }
+                Binding::Parts { node, to } => {
+                    let node = *node;
+                    let n = to.len() as u8;
+                    if (1..=2).contains(&n) && self.dead(node, items, reads) {
+                        let keep = builds(self.prog, body, n);
+                        let to = |i: usize| to.get(i).copied().flatten().filter(read);
+                        self.emit(Ins::Unpack {
+                            src: node,
+                            a: to(0).unwrap_or(node),
+                            b: to(1).unwrap_or(node),
+                            n,
+                            keep,
+                        });
+                        if keep {
+                            self.tokens.push((node, n));
+                        }
+                        continue;
+                    }
+                    for (i, dst) in to.iter().enumerate() {
+                        if let Some(dst) = dst.filter(read) {
+                            let i = u8::try_from(i).ok()?;
+                            self.emit(Ins::Part { dst, src: node, i });
+                        }
+                    }
+                    let known = (node, n);
+                    if (1..=2).contains(&n)
+                        && (node as u32) < self.slots
+                        && !self.known.contains(&known)
+                    {
+                        self.known.push(known);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Whether register `r`, which an arm's pattern reads, is read no more once the arm's
+    /// variables are bound: a temporary (a part, a computed scrutinee); or a variable
+    /// matched once at its last read, or read nowhere in the arm's body in tail position
+    /// (`reads`), not a captured value nor a `let rec` member.
+    fn dead(&self, r: Reg, items: &[(Reg, bool)], reads: Option<&Slots>) -> bool {
+        let at = r as u32;
+        if at >= self.slots + self.captures {
+            return true;
+        }
+        if at >= self.slots || self.rec.iter().any(|x| x.slot == at) {
+            return false;
+        }
+        let mut matched = items.iter().filter(|(i, _)| *i == r);
+        match (matched.next(), matched.next()) {
+            (Some((_, moved)), None) => *moved || reads.is_some_and(|l| !l.has(at)),
+            _ => false,
+        }
+    }
+
+    /// Tests of pattern `p` on register `r`: each test that fails jumps (patched by the
+    /// caller, from `fails`) to the next arm. What it binds goes to `binds`, parts that
+    /// are tested further read into temporaries here. `None` for patterns outside the
+    /// subset (strings, floats, records).
+    fn pattern(
+        &mut self,
+        p: &Pat,
+        r: Reg,
+        fails: &mut Vec<usize>,
+        binds: &mut Vec<Binding>,
+    ) -> Option<()> {
         let subs = match p {
             Pat::Wild => return Some(()),
             Pat::Bind(s) => {
                 let dst = self.slot(*s)?;
-                self.emit(Ins::Copy { dst, src: r });
+                binds.push(Binding::Whole { src: r, dst });
                 return Some(());
             }
             Pat::Int(text) => {
@@ -612,21 +824,29 @@ impl Compile<'_> {
             }
             Pat::Float(_) | Pat::Str(_) | Pat::Fields(_) | Pat::Marked => return None,
         };
+        if subs.is_empty() {
+            return Some(());
+        }
+        let at = binds.len();
+        binds.push(Binding::Parts {
+            node: r,
+            to: Vec::new(),
+        });
+        let mut to = Vec::with_capacity(subs.len());
         for (i, sub) in subs.iter().enumerate() {
             let i = u8::try_from(i).ok()?;
             match sub {
-                Pat::Wild => {}
-                Pat::Bind(s) => {
-                    let dst = self.slot(*s)?;
-                    self.emit(Ins::Part { dst, src: r, i });
-                }
+                Pat::Wild => to.push(None),
+                Pat::Bind(s) => to.push(Some(self.slot(*s)?)),
                 _ => {
                     let t = self.temp()?;
                     self.emit(Ins::Part { dst: t, src: r, i });
-                    self.pattern(sub, t, fails)?;
+                    self.pattern(sub, t, fails, binds)?;
+                    to.push(None);
                 }
             }
         }
+        binds[at] = Binding::Parts { node: r, to };
         Some(())
     }
 
@@ -677,6 +897,28 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::JumpUnlessTuple { .. }
         | Ins::Part { .. }
         | Ins::Node { .. }
+        | Ins::NodeIn { .. }
+        | Ins::Unpack { .. }
+        | Ins::Spare { .. }
         | Ins::TupleField { .. } => false,
+        Ins::Clear { .. } => true,
     }
+}
+
+/// Whether node `id` builds a constructor or tuple of `n` parts (somewhere in it, on some
+/// path), which an emptied node of as many parts could hold.
+fn builds(prog: &Program, id: CodeId, n: u8) -> bool {
+    let mut todo = vec![id];
+    while let Some(id) = todo.pop() {
+        let code = &prog.code[id as usize];
+        match code {
+            Code::Construct { args: parts, .. } | Code::Tuple(parts)
+                if parts.len() == n as usize =>
+            {
+                return true
+            }
+            _ => code.for_each_child(|c| todo.push(c)),
+        }
+    }
+    false
 }

@@ -4,6 +4,8 @@
 //! The same code runs on both; each operation either computes as the machine does or
 //! says that the kernel gives up (`None`, `Stop::GiveUp`).
 
+use std::rc::Rc;
+
 use super::kernel::{Lit, Stop};
 use super::machine::tuple_field;
 use super::natives::{self, ListIds, Prim};
@@ -14,6 +16,8 @@ pub(super) trait Register: Clone + Default {
     /// `v` in a register, if this kind holds it.
     fn of(v: &Value) -> Option<Self>;
     fn value(self) -> Value;
+    /// A copy of the contents (`Copy`, `Part`).
+    fn dup(&self) -> Self;
     /// Stores `v`, releasing what the register held.
     fn set(&mut self, v: Self);
     /// The contents, moved out (a variable's last read).
@@ -34,6 +38,17 @@ pub(super) trait Register: Clone + Default {
     fn part(&self, i: u8) -> Option<Self>;
     /// A node of `kind` whose parts are `parts` (moved out).
     fn node(kind: NodeKind, parts: &mut [Self]) -> Option<Self>;
+    /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
+    /// many parts that nothing else holds.
+    fn node_in(kind: NodeKind, parts: &mut [Self], token: Self) -> Option<Self>;
+    /// The `n` parts (one or two) of node `v`, moved out where nothing else holds it and
+    /// copied otherwise, and the emptied node where `keep` asks for it (empty otherwise).
+    fn open(v: Self, n: u8, keep: bool) -> Option<([Self; 2], Self)>;
+    /// `v` with its parts released, where it is a node nothing else holds (its memory kept
+    /// for `node_in`); empty otherwise.
+    fn spare(v: Self) -> Self;
+    /// Drops the contents now.
+    fn release(self);
     fn tuple_field(&self, index: u32) -> Option<Self>;
     /// Empties the registers of a frame that returned (what they hold is released at
     /// once, so that a cell a kernel is done with can be freed and its memory re-used).
@@ -49,6 +64,17 @@ impl Register for Value {
     #[inline(always)]
     fn value(self) -> Value {
         self
+    }
+
+    /// `clone`, with the kinds kernels hold most tested first (the derived `clone`
+    /// dispatches on a table, an indirect jump the processor often mispredicts).
+    #[inline(always)]
+    fn dup(&self) -> Value {
+        match self {
+            Value::Node(n) => Value::Node(n.clone()),
+            Value::I32(x) => Value::I32(*x),
+            other => other.clone(),
+        }
     }
 
     #[inline(always)]
@@ -119,7 +145,7 @@ impl Register for Value {
     #[inline(always)]
     fn part(&self, i: u8) -> Option<Value> {
         match self {
-            Value::Node(n) => n.fields.get(i as usize).cloned(),
+            Value::Node(n) => n.fields.get(i as usize).map(Register::dup),
             _ => None,
         }
     }
@@ -131,6 +157,69 @@ impl Register for Value {
             _ => parts.iter_mut().map(std::mem::take).collect(),
         };
         Some(Node::value(kind, fields))
+    }
+
+    #[inline(always)]
+    fn node_in(kind: NodeKind, parts: &mut [Value], token: Value) -> Option<Value> {
+        if let Value::Node(mut rc) = token {
+            if rc.fields.len() == parts.len() {
+                if let Some(slots) = Node::reuse(&mut rc, kind) {
+                    for (slot, part) in slots.iter_mut().zip(parts) {
+                        slot.set(std::mem::take(part));
+                    }
+                    return Some(Value::Node(rc));
+                }
+            }
+        }
+        <Value as Register>::node(kind, parts)
+    }
+
+    #[inline(always)]
+    fn open(v: Value, n: u8, keep: bool) -> Option<([Value; 2], Value)> {
+        let Value::Node(mut rc) = v else {
+            return None;
+        };
+        let n = n as usize;
+        if let Some(node) = Rc::get_mut(&mut rc) {
+            let fields = &mut node.fields[..];
+            if fields.len() != n {
+                return None;
+            }
+            let a = std::mem::take(&mut fields[0]);
+            let b = fields.get_mut(1).map(std::mem::take).unwrap_or_default();
+            let token = if keep { Value::Node(rc) } else { Value::Unit };
+            return Some(([a, b], token));
+        }
+        if rc.fields.len() != n {
+            return None;
+        }
+        let a = rc.fields[0].dup();
+        let b = rc.fields.get(1).map(Register::dup).unwrap_or_default();
+        Some(([a, b], Value::Unit))
+    }
+
+    #[inline(always)]
+    fn spare(v: Value) -> Value {
+        match v {
+            Value::Node(mut rc) => {
+                if let Some(node) = Rc::get_mut(&mut rc) {
+                    node.fields
+                        .iter_mut()
+                        .for_each(|p| std::mem::take(p).release());
+                    return Value::Node(rc);
+                }
+                Value::Unit
+            }
+            other => {
+                other.release();
+                Value::Unit
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn release(self) {
+        Value::release(self)
     }
 
     fn tuple_field(&self, index: u32) -> Option<Value> {
@@ -174,6 +263,11 @@ impl Register for Scalar {
             Scalar::I32(x) => Value::I32(x),
             Scalar::Bool(b) => Value::Bool(b),
         }
+    }
+
+    #[inline(always)]
+    fn dup(&self) -> Scalar {
+        *self
     }
 
     #[inline(always)]
@@ -250,6 +344,21 @@ impl Register for Scalar {
     fn node(_: NodeKind, _: &mut [Scalar]) -> Option<Scalar> {
         None
     }
+
+    fn node_in(_: NodeKind, _: &mut [Scalar], _: Scalar) -> Option<Scalar> {
+        None
+    }
+
+    fn open(_: Scalar, _: u8, _: bool) -> Option<([Scalar; 2], Scalar)> {
+        None
+    }
+
+    fn spare(v: Scalar) -> Scalar {
+        v
+    }
+
+    #[inline(always)]
+    fn release(self) {}
 
     fn tuple_field(&self, _: u32) -> Option<Scalar> {
         None

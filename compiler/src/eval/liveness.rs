@@ -14,14 +14,14 @@ use super::ir::{Code, CodeId, DictCode, Loc, Pat, Program, Source};
 
 /// A set of frame slots.
 #[derive(Clone)]
-struct Slots(Vec<u64>);
+pub(super) struct Slots(Vec<u64>);
 
 impl Slots {
-    fn new(slots: u32) -> Slots {
+    pub(super) fn new(slots: u32) -> Slots {
         Slots(vec![0; (slots as usize).div_ceil(64).max(1)])
     }
 
-    fn has(&self, s: u32) -> bool {
+    pub(super) fn has(&self, s: u32) -> bool {
         let (w, b) = (s as usize / 64, s % 64);
         self.0.get(w).is_some_and(|x| x & (1 << b) != 0)
     }
@@ -34,14 +34,23 @@ impl Slots {
         self.0[w] |= 1 << b;
     }
 
-    fn remove(&mut self, s: u32) {
+    pub(super) fn remove(&mut self, s: u32) {
         let (w, b) = (s as usize / 64, s % 64);
         if let Some(x) = self.0.get_mut(w) {
             *x &= !(1 << b);
         }
     }
 
-    fn union(&mut self, other: &Slots) {
+    /// The slots in the set, in order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, bits)| {
+            (0..64u32)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| w as u32 * 64 + b)
+        })
+    }
+
+    pub(super) fn union(&mut self, other: &Slots) {
         if other.0.len() > self.0.len() {
             self.0.resize(other.0.len(), 0);
         }
@@ -71,8 +80,23 @@ pub fn mark_last_uses(prog: &mut Program) {
     }
 }
 
+/// The slots node `id` reads before writing them: those live where it starts when
+/// nothing after it reads the frame (it is in tail position).
+pub(super) fn reads(prog: &Program, id: CodeId) -> Slots {
+    let mut live = Slots::new(0);
+    Pass {
+        prog,
+        shared: &[],
+        last: &mut Vec::new(),
+    }
+    .walk(id, &mut live);
+    live
+}
+
 struct Pass<'a> {
     prog: &'a Program,
+    /// Nodes with more than one parent, whose reads are never marked (`reads` marks
+    /// nothing: its list is empty).
     shared: &'a [bool],
     last: &'a mut Vec<CodeId>,
 }
@@ -88,7 +112,7 @@ impl Pass<'_> {
             | Code::Global(_)
             | Code::Marked(_) => {}
             Code::Local(s) => {
-                if !live.has(*s) && !self.shared[id as usize] {
+                if !live.has(*s) && !self.shared.get(id as usize).copied().unwrap_or(true) {
                     self.last.push(id);
                 }
                 live.insert(*s);
@@ -211,7 +235,7 @@ fn source_read(s: Source, live: &mut Slots) {
     }
 }
 
-fn pat_binds(p: &Pat, f: &mut impl FnMut(u32)) {
+pub(super) fn pat_binds(p: &Pat, f: &mut impl FnMut(u32)) {
     match p {
         Pat::Bind(s) => f(*s),
         Pat::Ctor(_, subs) | Pat::Tuple(subs) => subs.iter().for_each(|q| pat_binds(q, f)),

@@ -718,6 +718,25 @@ fn functions_on_lists_tuples_and_constructors_run_as_kernels_with_the_machines_v
     );
 }
 
+#[test]
+fn kernels_take_apart_in_place_only_what_nothing_else_holds() {
+    // A list the machine still holds after the call stays as it was.
+    assert_kernel_values(
+        MSORT,
+        5,
+        &[
+            (
+                "let xs = upto 9 in (msort xs, xs, split xs)",
+                "([271i32, 352i32, 433i32, 514i32, 595i32, 676i32, 757i32, 838i32, 919i32], [919i32, 838i32, 757i32, 676i32, 595i32, 514i32, 433i32, 352i32, 271i32], ([919i32, 757i32, 595i32, 433i32, 271i32], [838i32, 676i32, 514i32, 352i32]))",
+            ),
+        ],
+    );
+    // A list the kernel built, matched twice at once: taken apart once in place, and the
+    // other time copied.
+    let twice = format!("{MSORT}fn both : i32 -> List i32 = \\n -> let s = upto n in match (s, s) when (Cons a t1, Cons b t2) -> Cons a (Cons b t2) when _ -> Empty\n");
+    assert_kernel_values(&twice, 6, &[("both 3", "[919i32, 919i32, 838i32, 757i32]")]);
+}
+
 /// Runs the kernel of global `name` in `code` on the arguments `args` makes (given the
 /// list constructors), with `regs` as its register stack.
 fn run_global_kernel(
@@ -1007,7 +1026,7 @@ impl Gen {
             };
         }
         let n = lists.len() + ints.len();
-        match self.below(8) {
+        match self.below(9) {
             0 => format!(
                 "(Cons {} {})",
                 self.int(ints, &[], 2),
@@ -1058,6 +1077,25 @@ impl Gen {
                 let done = self.list(&ints2, &lists2, calls, me, d);
                 let (count, xs) = (self.int(ints, &[], 2), any(self, lists));
                 format!("(let rec {lp} = \\{i} {ys} -> if {i} <= 0 then {done} else {lp} ({i} - 1) {ys} in {lp} ({count} % 4) {xs})")
+            }
+            // A list read twice, taken apart beside a list that may be the same one,
+            // and read again after or not.
+            7 => {
+                let (sv, a, t1, b, t2) = (
+                    format!("s{n}"),
+                    format!("a{n}"),
+                    format!("u{n}"),
+                    format!("b{n}"),
+                    format!("v{n}"),
+                );
+                let l = self.list(ints, lists, calls, me, d);
+                let lists1 = [lists, std::slice::from_ref(&sv)].concat();
+                let second = any(self, &lists1);
+                let ints2 = [ints, &[a.clone(), b.clone()]].concat();
+                let lists2 = [lists1.as_slice(), &[t1.clone(), t2.clone()]].concat();
+                let both = self.list(&ints2, &lists2, calls, me, d);
+                let other = self.list(ints, &lists1, calls, me, d);
+                format!("(let {sv} = {l} in match ({sv}, {second}) when (Cons {a} {t1}, Cons {b} {t2}) -> {both} when _ -> {other})")
             }
             5 if !calls.is_empty() => {
                 let f = any(self, calls);
