@@ -103,6 +103,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             nodes: 0,
             tokens: Vec::new(),
             known: Vec::new(),
+            pending: Vec::new(),
         };
         // The result into a temporary: the parameters stay readable to the end.
         let body = prog.lambdas[job.lambda as usize].body;
@@ -207,6 +208,26 @@ struct Compile<'a> {
     /// Variables holding a node of so many parts whose parts an enclosing arm copied
     /// out (a `Spare` where a branch reads them no more).
     known: Vec<(Reg, u8)>,
+    /// Parts of nodes held by variables that an arm in tail position binds where its
+    /// code reads them (`Pending`).
+    pending: Vec<Pending>,
+}
+
+/// What a path keeps (`Compile::tokens`, `known` and `pending`).
+struct Path {
+    tokens: Vec<(Reg, u8)>,
+    known: Vec<(Reg, u8)>,
+    pending: Vec<Pending>,
+}
+
+/// The parts of the node a variable holds, bound to the variable registers `to` (`None`:
+/// bound already, or read nowhere) where the code of its arm reads them: a branch that
+/// reads the node no more takes it apart (`Unpack`), moving them out, and any other code
+/// copies out those it reads (`Part`).
+#[derive(Clone)]
+struct Pending {
+    node: Reg,
+    to: Vec<Option<Reg>>,
 }
 
 /// What an arm binds once all its tests pass.
@@ -309,6 +330,11 @@ impl Compile<'_> {
     /// (or calling in the frame's place). `None` when a part is outside the subset.
     fn expr(&mut self, id: CodeId, dst: Reg, tail: bool) -> Option<()> {
         self.nodes += 1;
+        // (Pending parts exist on paths in tail position only; the code under a node in
+        // tail position finds those it reads bound.)
+        if tail && !self.pending.is_empty() {
+            self.bind_pending(id)?;
+        }
         let mark = self.next;
         match &self.prog.code[id as usize] {
             Code::Const(v) => {
@@ -568,15 +594,142 @@ impl Compile<'_> {
     /// on the path before it are kept for each branch alike; in tail position, what only
     /// the other branch reads is released first (`release_dead`).
     fn branch(&mut self, body: CodeId, other: CodeId, dst: Reg, tail: bool) -> Option<()> {
-        let saved = (self.tokens.clone(), self.known.clone());
+        let saved = self.path();
         if tail {
             let here = liveness::reads(self.prog, body);
             let others = liveness::reads(self.prog, other);
+            self.open_dead(body, &here);
             self.release_dead(body, &here, &others);
         }
         self.expr(body, dst, tail)?;
-        (self.tokens, self.known) = saved;
+        self.restore(saved);
         Some(())
+    }
+
+    /// What the path compiled so far keeps, to compile another path from the same point.
+    fn path(&self) -> Path {
+        Path {
+            tokens: self.tokens.clone(),
+            known: self.known.clone(),
+            pending: self.pending.clone(),
+        }
+    }
+
+    fn restore(&mut self, path: Path) {
+        (self.tokens, self.known, self.pending) = (path.tokens, path.known, path.pending);
+    }
+
+    /// Before node `id`, in tail position: binds the pending parts it reads (`Pending`).
+    /// An `if`, a `let` or a `match` binds those its condition, value or scrutinee reads,
+    /// and leaves the others to its branches; any other node binds all it reads, and the
+    /// nodes they are parts of become known (`Compile::known`).
+    fn bind_pending(&mut self, id: CodeId) -> Option<()> {
+        let first: &[CodeId] = match &self.prog.code[id as usize] {
+            Code::If(c, _, _) | Code::Let { value: c, .. } | Code::Match { scrutinee: c, .. } => {
+                std::slice::from_ref(c)
+            }
+            Code::MatchTuple { items, .. } => items,
+            _ => {
+                let reads = liveness::reads(self.prog, id);
+                for p in std::mem::take(&mut self.pending) {
+                    self.copy_parts(p.node, &p.to, &reads)?;
+                    self.know(p.node, p.to.len());
+                }
+                return Some(());
+            }
+        };
+        let mut reads = Slots::new(0);
+        for c in first {
+            reads.union(&liveness::reads(self.prog, *c));
+        }
+        // Code that reads a node itself may move it away: its parts are bound before.
+        self.settle_pending(|p| reads.has(p.node as u32))?;
+        let mut pending = std::mem::take(&mut self.pending);
+        for p in &mut pending {
+            self.copy_parts(p.node, &p.to, &reads)?;
+            for to in &mut p.to {
+                *to = to.filter(|r| !reads.has(*r as u32));
+            }
+        }
+        self.pending = pending;
+        Some(())
+    }
+
+    /// Binds every part of the pending nodes `which` picks (`Part`), which then become
+    /// known (`Compile::known`).
+    fn settle_pending(&mut self, which: impl Fn(&Pending) -> bool) -> Option<()> {
+        let (settled, pending) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition::<Vec<_>, _>(which);
+        self.pending = pending;
+        for p in settled {
+            for (i, dst) in p.to.iter().enumerate() {
+                if let Some(dst) = *dst {
+                    let i = u8::try_from(i).ok()?;
+                    self.emit(Ins::Part {
+                        dst,
+                        src: p.node,
+                        i,
+                    });
+                }
+            }
+            self.know(p.node, p.to.len());
+        }
+        Some(())
+    }
+
+    /// Notes that variable register `node` holds a node of `n` parts, copied out.
+    fn know(&mut self, node: Reg, n: usize) {
+        let known = (node, n as u8);
+        if (1..=2).contains(&n) && !self.known.contains(&known) {
+            self.known.push(known);
+        }
+    }
+
+    /// `Part`s copying out of node register `node` the parts bound to `to` that `reads`
+    /// holds.
+    fn copy_parts(&mut self, node: Reg, to: &[Option<Reg>], reads: &Slots) -> Option<()> {
+        for (i, dst) in to.iter().enumerate() {
+            if let Some(dst) = dst.filter(|r| reads.has(*r as u32)) {
+                let i = u8::try_from(i).ok()?;
+                self.emit(Ins::Part { dst, src: node, i });
+            }
+        }
+        Some(())
+    }
+
+    /// Where a branch in tail position starts (`body`, reading the slots `here`): the
+    /// pending nodes (`Pending`) it reads no more, of one or two parts, are taken apart,
+    /// their parts it reads moved to their variables, their memory kept for a node it
+    /// builds of as many parts.
+    fn open_dead(&mut self, body: CodeId, here: &Slots) {
+        let mut i = 0;
+        while i < self.pending.len() {
+            let p = &self.pending[i];
+            let n = p.to.len() as u8;
+            if here.has(p.node as u32) || !(1..=2).contains(&n) {
+                i += 1;
+                continue;
+            }
+            let p = self.pending.remove(i);
+            let to = |i: usize| {
+                p.to.get(i)
+                    .copied()
+                    .flatten()
+                    .filter(|r| here.has(*r as u32))
+            };
+            let keep = builds(self.prog, body, n);
+            self.emit(Ins::Unpack {
+                src: p.node,
+                a: to(0).unwrap_or(p.node),
+                b: to(1).unwrap_or(p.node),
+                n,
+                keep,
+            });
+            if keep {
+                self.tokens.push((p.node, n));
+            }
+        }
     }
 
     /// Where a branch in tail position starts (`body`, reading the slots `here`; its
@@ -600,13 +753,16 @@ impl Compile<'_> {
                 self.emit(Ins::Clear { from: r, n: 1 });
             }
         }
-        for s in others.iter() {
-            let Some(r) = self.slot(s) else {
-                continue;
-            };
-            if !here.has(s) && !self.tokens.iter().any(|t| t.0 == r) {
-                self.emit(Ins::Clear { from: r, n: 1 });
-            }
+        // Parts not bound yet hold nothing.
+        let unbound = |r: Reg| self.pending.iter().any(|p| p.to.contains(&Some(r)));
+        let dead: Vec<Reg> = others
+            .iter()
+            .filter(|s| !here.has(*s))
+            .filter_map(|s| self.slot(s))
+            .filter(|r| !self.tokens.iter().any(|t| t.0 == *r) && !unbound(*r))
+            .collect();
+        for r in dead {
+            self.emit(Ins::Clear { from: r, n: 1 });
         }
     }
 
@@ -656,10 +812,11 @@ impl Compile<'_> {
             }
             // The pattern's temporaries stay the arm's: they may keep emptied nodes.
             let temps = (mark, self.next);
-            let saved = (self.tokens.clone(), self.known.clone());
+            let saved = self.path();
             let here = reads.as_ref().map(|r| &r[k].0);
             self.bind(&binds, items, *body, here)?;
             if let (Some(reads), Some(here)) = (&reads, here) {
+                self.open_dead(*body, here);
                 let mut others = Slots::new(0);
                 for (j, (_, before)) in reads.iter().enumerate() {
                     if j != k {
@@ -669,7 +826,7 @@ impl Compile<'_> {
                 self.release_dead(*body, here, &others);
             }
             self.expr(*body, dst, tail)?;
-            (self.tokens, self.known) = saved;
+            self.restore(saved);
             self.next = mark;
             if !tail {
                 to_end.push(self.emit(Ins::Jump { to: 0 }));
@@ -710,6 +867,14 @@ impl Compile<'_> {
     ) -> Option<()> {
         // A variable the body does not read is bound to nothing.
         let read = |r: &Reg| reads.is_none_or(|l| l.has(*r as u32));
+        let matched = |b: &Binding| match b {
+            Binding::Whole { src, .. } => *src,
+            Binding::Parts { node, .. } => *node,
+        };
+        // A node an enclosing arm left pending, matched again here, has its parts bound
+        // first: this arm may take it apart.
+        let again: Vec<Reg> = binds.iter().map(matched).collect();
+        self.settle_pending(|p| again.contains(&p.node))?;
         for b in binds {
             match b {
                 Binding::Whole { src, dst } => {
@@ -741,18 +906,23 @@ impl Compile<'_> {
                         }
                         continue;
                     }
+                    let to: Vec<Option<Reg>> = to.iter().map(|r| r.filter(read)).collect();
+                    // In tail position, a variable's parts are bound where they are read
+                    // (unless the arm matches the variable twice: a branch would take
+                    // it apart twice).
+                    let twice = again.iter().filter(|r| **r == node).count() > 1;
+                    if reads.is_some() && (node as u32) < self.slots && !twice {
+                        self.pending.push(Pending { node, to });
+                        continue;
+                    }
                     for (i, dst) in to.iter().enumerate() {
-                        if let Some(dst) = dst.filter(read) {
+                        if let Some(dst) = *dst {
                             let i = u8::try_from(i).ok()?;
                             self.emit(Ins::Part { dst, src: node, i });
                         }
                     }
-                    let known = (node, n);
-                    if (1..=2).contains(&n)
-                        && (node as u32) < self.slots
-                        && !self.known.contains(&known)
-                    {
-                        self.known.push(known);
+                    if (node as u32) < self.slots {
+                        self.know(node, n as usize);
                     }
                 }
             }

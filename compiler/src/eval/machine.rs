@@ -174,6 +174,8 @@ pub struct Machine<'p> {
     kernel_regs: Vec<Value>,
     scalar_regs: Vec<Scalar>,
     kernel_failures: Vec<u8>,
+    /// Times a kernel gave its call back.
+    pub kernel_give_ups: u64,
 }
 
 impl<'p> Machine<'p> {
@@ -218,6 +220,7 @@ impl<'p> Machine<'p> {
             kernel_regs: Vec::new(),
             scalar_regs: Vec::new(),
             kernel_failures,
+            kernel_give_ups: 0,
         }
     }
 
@@ -475,6 +478,7 @@ impl<'p> Machine<'p> {
             Err(Stop::GiveUp) => {
                 (self.budget, self.steps) = (budget, steps);
                 self.kernel_failures[k as usize] += 1;
+                self.kernel_give_ups += 1;
                 Ok(None)
             }
         }

@@ -138,6 +138,9 @@ pub struct RunOutcome {
     pub holes_reached: u64,
     /// Machine steps taken (to a granularity of a few thousand).
     pub steps: u64,
+    /// Times a kernel gave its call back to the machine (which then ran it: the value is
+    /// the same either way).
+    pub kernel_give_ups: u64,
 }
 
 /// Runs `file`: lowers its typed items with the prelude's and evaluates its result
@@ -151,6 +154,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
             holes: Vec::new(),
             holes_reached: 0,
             steps: 0,
+            kernel_give_ups: 0,
         });
     };
     let settings = Settings {
@@ -188,6 +192,7 @@ pub fn run_file(db: &Database, file: SourceFile, limits: &Limits) -> Result<RunO
         holes,
         holes_reached: machine.reached_total,
         steps: machine.steps_taken(),
+        kernel_give_ups: machine.kernel_give_ups,
     })
 }
 

@@ -533,27 +533,34 @@ fn tuples_of_variables_are_matched_where_they_lie_as_the_general_path_matches_th
 
 // ------------------------------------------------------------------ kernels
 
-/// The outcome of `code` (value, or the error) under `limits`, and the steps counted.
-fn run_limited(code: &str, limits: &Limits) -> (Result<String, RunError>, u64) {
+/// The outcome of `code` (value, or the error) under `limits`, the steps counted, and
+/// the calls kernels gave back to the machine.
+fn run_limited(code: &str, limits: &Limits) -> (Result<String, RunError>, u64, u64) {
     let db = Database::new();
     let file = db.add_file("main.rex", code);
     match run_file(&db, file, limits) {
-        Ok(o) => (Ok(o.value), o.steps),
-        Err(e) => (Err(e), 0),
+        Ok(o) => (Ok(o.value), o.steps, o.kernel_give_ups),
+        Err(e) => (Err(e), 0, 0),
     }
 }
 
 /// `code`'s outcome with scalar kernels, checked equal to the machine's alone; and
 /// whether the kernels counted fewer steps (they ran).
 fn kernel_outcome(code: &str, limits: Limits) -> (Result<String, RunError>, bool) {
-    let (on, on_steps) = run_limited(code, &limits);
+    let (on, ran, _) = kernel_run(code, limits);
+    (on, ran)
+}
+
+/// `kernel_outcome`, and how many calls the kernels gave back to the machine.
+fn kernel_run(code: &str, limits: Limits) -> (Result<String, RunError>, bool, u64) {
+    let (on, on_steps, give_ups) = run_limited(code, &limits);
     let machine = Limits {
         kernels: false,
         ..limits
     };
-    let (off, off_steps) = run_limited(code, &machine);
+    let (off, off_steps, _) = run_limited(code, &machine);
     assert_eq!(on, off, "{code}");
-    (on, on_steps < off_steps)
+    (on, on_steps < off_steps, give_ups)
 }
 
 /// How many of `code`'s functions compile to kernels.
@@ -569,9 +576,10 @@ fn kernels_in(code: &str) -> usize {
 fn assert_kernel_values(program: &str, kernels: usize, cases: &[(&str, &str)]) {
     assert_eq!(kernels_in(program), kernels);
     for (call, expected) in cases {
-        let (outcome, ran) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        let (outcome, ran, give_ups) = kernel_run(&format!("{program}{call}"), Limits::default());
         assert_eq!(outcome.as_deref(), Ok(*expected), "{call}");
         assert!(ran, "{call}: no kernel ran");
+        assert_eq!(give_ups, 0, "{call}: a kernel gave its call back");
     }
 }
 
@@ -1135,11 +1143,16 @@ fn random_list_programs_give_the_machines_outcomes() {
             "g2 [2147483647, 1, -2147483647 - 1] (-1)",
             "g2 [1, ?h, 2] 3",
         ] {
-            let (outcome, fewer) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+            let (outcome, fewer, give_ups) =
+                kernel_run(&format!("{program}{call}"), Limits::default());
             ran += usize::from(fewer);
             match outcome {
                 Ok(_) => values += 1,
                 Err(_) => errors += 1,
+            }
+            // A kernel gives a call back on a hole or an error only.
+            if outcome.is_ok() && !call.contains('?') {
+                assert_eq!(give_ups, 0, "{program}{call}");
             }
         }
     }
