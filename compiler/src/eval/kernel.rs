@@ -348,7 +348,7 @@ impl Kernels {
             // with no bounds to check); the stack always reaches past its end.
             let end = bp + MAX_REGS;
             if regs.len() < end {
-                regs.resize(end, R::default());
+                grow(regs, end);
             }
             let f: &mut [R; MAX_REGS] =
                 (&mut regs[bp..end]).try_into().map_err(|_| Stop::GiveUp)?;
@@ -423,16 +423,7 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::Unpack { src, a, b, n, keep } => {
-                        let v = f[src as usize].take();
-                        let ([pa, pb], token) = R::open(v, n, keep).ok_or(Stop::GiveUp)?;
-                        for (r, p) in [(a, pa), (b, pb)] {
-                            if r == src {
-                                p.release();
-                            } else {
-                                f[r as usize].set(p);
-                            }
-                        }
-                        f[src as usize].set(token);
+                        R::unpack(f, src, a, b, n, keep).ok_or(Stop::GiveUp)?;
                     }
                     Ins::Spare { r } => {
                         let v = f[r as usize].take();
@@ -465,10 +456,9 @@ impl Kernels {
                     }
                     Ins::TailCall { kernel, base, n } => {
                         tick(budget)?;
-                        let from = base as usize;
-                        for i in 0..n as usize {
-                            let v = f[from + i].take();
-                            f[i].set(v);
+                        for i in 0..n {
+                            let v = f[base.wrapping_add(i) as usize].take();
+                            f[i as usize].set(v);
                         }
                         let callee = &self.kernels[kernel as usize];
                         pc = callee.entry as usize;
@@ -491,4 +481,17 @@ impl Kernels {
             }
         }
     }
+}
+
+/// Registers a deep recursion's stack reserves at once (4 MiB of values): growing by
+/// doubling instead copied the stack at each step, into memory the system had to clear.
+const DEEP_REGS: usize = 1 << 18;
+
+/// Lengthens the register stack to `end` registers (empty ones).
+#[cold]
+fn grow<R: Register>(regs: &mut Vec<R>, end: usize) {
+    if end > regs.capacity() && regs.capacity() < DEEP_REGS {
+        regs.reserve_exact(DEEP_REGS.max(end) - regs.len());
+    }
+    regs.resize(end, R::default());
 }

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use super::kernel::{Lit, Stop};
+use super::kernel::{Lit, Reg, Stop, MAX_REGS};
 use super::machine::tuple_field;
 use super::natives::{self, ListIds, Prim};
 use super::value::{Fields, Node, NodeKind, Value};
@@ -41,14 +41,15 @@ pub(super) trait Register: Clone + Default {
     /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
     /// many parts that nothing else holds.
     fn node_in(kind: NodeKind, parts: &mut [Self], token: Self) -> Option<Self>;
-    /// The `n` parts (one or two) of node `v`, moved out where nothing else holds it and
-    /// copied otherwise, and the emptied node where `keep` asks for it (empty otherwise).
-    fn open(v: Self, n: u8, keep: bool) -> Option<([Self; 2], Self)>;
+    /// `Ins::Unpack` on frame `f`: the `n` parts (one or two) of the node in register
+    /// `src` to registers `a` and `b` (released where one is `src`), moved out where
+    /// nothing else holds the node and copied otherwise; `src` keeps the emptied node
+    /// where `keep` asks for it, and is empty otherwise. `None` where `src` holds no node of
+    /// `n` parts.
+    fn unpack(f: &mut [Self; MAX_REGS], src: Reg, a: Reg, b: Reg, n: u8, keep: bool) -> Option<()>;
     /// `v` with its parts released, where it is a node nothing else holds (its memory kept
     /// for `node_in`); empty otherwise.
     fn spare(v: Self) -> Self;
-    /// Drops the contents now.
-    fn release(self);
     fn tuple_field(&self, index: u32) -> Option<Self>;
     /// Empties the registers of a frame that returned (what they hold is released at
     /// once, so that a cell a kernel is done with can be freed and its memory re-used).
@@ -175,27 +176,46 @@ impl Register for Value {
     }
 
     #[inline(always)]
-    fn open(v: Value, n: u8, keep: bool) -> Option<([Value; 2], Value)> {
-        let Value::Node(mut rc) = v else {
+    fn unpack(
+        f: &mut [Value; MAX_REGS],
+        src: Reg,
+        a: Reg,
+        b: Reg,
+        n: u8,
+        keep: bool,
+    ) -> Option<()> {
+        let Value::Node(mut rc) = std::mem::take(&mut f[src as usize]) else {
             return None;
         };
-        let n = n as usize;
+        let two = n == 2;
         if let Some(node) = Rc::get_mut(&mut rc) {
             let fields = &mut node.fields[..];
-            if fields.len() != n {
+            if fields.len() != n as usize {
                 return None;
             }
-            let a = std::mem::take(&mut fields[0]);
-            let b = fields.get_mut(1).map(std::mem::take).unwrap_or_default();
-            let token = if keep { Value::Node(rc) } else { Value::Unit };
-            return Some(([a, b], token));
+            let pa = std::mem::take(&mut fields[0]);
+            let pb = if two {
+                std::mem::take(&mut fields[1])
+            } else {
+                Value::Unit
+            };
+            put(f, src, a, pa);
+            put(f, src, b, pb);
+            if keep {
+                f[src as usize] = Value::Node(rc);
+            }
+            return Some(());
         }
-        if rc.fields.len() != n {
+        if rc.fields.len() != n as usize {
             return None;
         }
-        let a = rc.fields[0].dup();
-        let b = rc.fields.get(1).map(Register::dup).unwrap_or_default();
-        Some(([a, b], Value::Unit))
+        if a != src {
+            f[a as usize].set(rc.fields[0].dup());
+        }
+        if two && b != src {
+            f[b as usize].set(rc.fields[1].dup());
+        }
+        Some(())
     }
 
     #[inline(always)]
@@ -215,11 +235,6 @@ impl Register for Value {
                 Value::Unit
             }
         }
-    }
-
-    #[inline(always)]
-    fn release(self) {
-        Value::release(self)
     }
 
     fn tuple_field(&self, index: u32) -> Option<Value> {
@@ -349,16 +364,13 @@ impl Register for Scalar {
         None
     }
 
-    fn open(_: Scalar, _: u8, _: bool) -> Option<([Scalar; 2], Scalar)> {
+    fn unpack(_: &mut [Scalar; MAX_REGS], _: Reg, _: Reg, _: Reg, _: u8, _: bool) -> Option<()> {
         None
     }
 
     fn spare(v: Scalar) -> Scalar {
         v
     }
-
-    #[inline(always)]
-    fn release(self) {}
 
     fn tuple_field(&self, _: u32) -> Option<Scalar> {
         None
@@ -367,4 +379,15 @@ impl Register for Scalar {
     /// Scalars hold nothing to release.
     #[inline(always)]
     fn clear(_: &mut [Scalar]) {}
+}
+
+/// Part `v` of a node taken apart to register `r` of frame `f`, or released where `r` is
+/// the node's own register `src` (`Ins::Unpack`).
+#[inline(always)]
+fn put(f: &mut [Value; MAX_REGS], src: Reg, r: Reg, v: Value) {
+    if r == src {
+        v.release();
+    } else {
+        f[r as usize].set(v);
+    }
 }
