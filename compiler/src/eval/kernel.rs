@@ -90,6 +90,21 @@ pub(super) enum Ins {
     Jump {
         to: u32,
     },
+    /// `Bin` of a comparison feeding an `if`: jumps unless it holds (without storing the
+    /// boolean).
+    JumpUnlessBin {
+        p: Prim,
+        a: Reg,
+        b: Reg,
+        to: u32,
+    },
+    /// `JumpUnlessBin` on a register and an `i32` constant.
+    JumpUnlessBinK {
+        p: Prim,
+        a: Reg,
+        k: i32,
+        to: u32,
+    },
     /// Jumps unless register `r` holds `v` (a `when` arm's literal); gives up on a value
     /// of another type.
     JumpUnless {
@@ -386,6 +401,18 @@ impl Kernels {
                         }
                     }
                     Ins::Jump { to } => pc = to as usize,
+                    Ins::JumpUnlessBin { p, a, b, to } => {
+                        let v = R::binary(p, &f[a as usize], &f[b as usize])?;
+                        if !v.truth().ok_or(Stop::GiveUp)? {
+                            pc = to as usize;
+                        }
+                    }
+                    Ins::JumpUnlessBinK { p, a, k, to } => {
+                        let v = R::binary_k(p, &f[a as usize], k)?;
+                        if !v.truth().ok_or(Stop::GiveUp)? {
+                            pc = to as usize;
+                        }
+                    }
                     Ins::JumpUnless { r, v, to } => {
                         if !f[r as usize].is(v).ok_or(Stop::GiveUp)? {
                             pc = to as usize;

@@ -397,12 +397,7 @@ impl Compile<'_> {
             }
             Code::If(c, t, e) => {
                 let (c, t, e) = (*c, *t, *e);
-                let c = self.operand(c)?;
-                let to_else = self.emit(Ins::JumpIf {
-                    r: c,
-                    when: false,
-                    to: 0,
-                });
+                let to_else = self.condition(c)?;
                 self.next = mark;
                 self.branch(t, e, dst, tail)?;
                 let to_end = (!tail).then(|| self.emit(Ins::Jump { to: 0 }));
@@ -1020,6 +1015,28 @@ impl Compile<'_> {
         Some(())
     }
 
+    /// A jump, to be patched, taken where condition `c` is false: a comparison jumps on
+    /// its operands without storing the boolean (`JumpUnlessBin`).
+    fn condition(&mut self, c: CodeId) -> Option<usize> {
+        if let Code::Prim2(p, a, b) = self.prog.code[c as usize] {
+            if is_comparison(p) {
+                if let Code::Const(Value::I32(k)) = self.prog.code[b as usize] {
+                    let a = self.operand(a)?;
+                    return Some(self.emit(Ins::JumpUnlessBinK { p, a, k, to: 0 }));
+                }
+                let regs = self.operands(&[a, b])?;
+                let (a, b) = (regs[0], regs[1]);
+                return Some(self.emit(Ins::JumpUnlessBin { p, a, b, to: 0 }));
+            }
+        }
+        let r = self.operand(c)?;
+        Some(self.emit(Ins::JumpIf {
+            r,
+            when: false,
+            to: 0,
+        }))
+    }
+
     /// Points the jump at `at` here.
     fn patch(&mut self, at: usize) {
         let here = self.b.code.len() as u32;
@@ -1028,7 +1045,9 @@ impl Compile<'_> {
             | Ins::Jump { to }
             | Ins::JumpUnless { to, .. }
             | Ins::JumpUnlessCtor { to, .. }
-            | Ins::JumpUnlessTuple { to, .. } => *to = here,
+            | Ins::JumpUnlessTuple { to, .. }
+            | Ins::JumpUnlessBin { to, .. }
+            | Ins::JumpUnlessBinK { to, .. } => *to = here,
             _ => {}
         }
     }
@@ -1039,7 +1058,10 @@ impl Compile<'_> {
 fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
     match ins {
         Ins::Const { k, .. } => Scalar::of(&consts[*k as usize]).is_some(),
-        Ins::Bin { p, .. } | Ins::BinK { p, .. } => matches!(
+        Ins::Bin { p, .. }
+        | Ins::BinK { p, .. }
+        | Ins::JumpUnlessBin { p, .. }
+        | Ins::JumpUnlessBinK { p, .. } => matches!(
             p,
             Prim::Add
                 | Prim::Sub
@@ -1091,4 +1113,12 @@ fn builds(prog: &Program, id: CodeId, n: u8) -> bool {
         }
     }
     false
+}
+
+/// Whether native `p` compares two values (its result a boolean).
+fn is_comparison(p: Prim) -> bool {
+    matches!(
+        p,
+        Prim::Eq | Prim::Ne | Prim::Lt | Prim::Le | Prim::Gt | Prim::Ge
+    )
 }
