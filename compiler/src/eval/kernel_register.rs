@@ -243,8 +243,11 @@ impl Register for Value {
 
     #[inline(always)]
     fn clear(regs: &mut [Value]) {
+        // Most are empty already (moved out, or released where their code is done).
         for r in regs {
-            std::mem::take(r).release();
+            if !matches!(r, Value::Unit) {
+                std::mem::take(r).release();
+            }
         }
     }
 }
