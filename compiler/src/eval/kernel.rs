@@ -510,14 +510,17 @@ impl Kernels {
     }
 }
 
-/// Registers a deep recursion's stack reserves at once (4 MiB of values): growing by
-/// doubling instead copied the stack at each step, into memory the system had to clear.
+/// Registers a deep recursion's stack reserves at once (4 MiB of values), once it holds
+/// `SHALLOW_REGS`: growing by doubling copied the stack at each step, into memory the
+/// system had to clear. (Reserved from the start, it cost every program that calls a
+/// kernel 2 MiB of memory: the system backs the first touch with a huge page.)
 const DEEP_REGS: usize = 1 << 18;
+const SHALLOW_REGS: usize = 1 << 14;
 
 /// Lengthens the register stack to `end` registers (empty ones).
 #[cold]
 fn grow<R: Register>(regs: &mut Vec<R>, end: usize) {
-    if end > regs.capacity() && regs.capacity() < DEEP_REGS {
+    if end > regs.capacity() && (SHALLOW_REGS..DEEP_REGS).contains(&regs.capacity()) {
         regs.reserve_exact(DEEP_REGS.max(end) - regs.len());
     }
     regs.resize(end, R::default());
