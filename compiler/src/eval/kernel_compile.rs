@@ -564,8 +564,8 @@ impl Compile<'_> {
         Some(())
     }
 
-    /// A node of `kind` whose parts are `parts`, into `dst`.
-    /// In the memory of an emptied node of as many parts, where the path keeps one.
+    /// A node of `kind` whose parts are `parts`, into `dst`: in the memory of an emptied
+    /// node of as many parts, where the path keeps one.
     fn node(&mut self, kind: NodeKind, parts: &[CodeId], dst: Reg) -> Option<()> {
         let n = u8::try_from(parts.len()).ok()?;
         let base = self.consecutive(parts)?;
@@ -627,7 +627,7 @@ impl Compile<'_> {
             _ => {
                 let reads = liveness::reads(self.prog, id);
                 for p in std::mem::take(&mut self.pending) {
-                    self.copy_parts(p.node, &p.to, &reads)?;
+                    self.copy_parts(p.node, &p.to, |r| reads.has(r as u32))?;
                     self.know(p.node, p.to.len());
                 }
                 return Some(());
@@ -641,7 +641,7 @@ impl Compile<'_> {
         self.settle_pending(|p| reads.has(p.node as u32))?;
         let mut pending = std::mem::take(&mut self.pending);
         for p in &mut pending {
-            self.copy_parts(p.node, &p.to, &reads)?;
+            self.copy_parts(p.node, &p.to, |r| reads.has(r as u32))?;
             for to in &mut p.to {
                 *to = to.filter(|r| !reads.has(*r as u32));
             }
@@ -658,16 +658,7 @@ impl Compile<'_> {
             .partition::<Vec<_>, _>(which);
         self.pending = pending;
         for p in settled {
-            for (i, dst) in p.to.iter().enumerate() {
-                if let Some(dst) = *dst {
-                    let i = u8::try_from(i).ok()?;
-                    self.emit(Ins::Part {
-                        dst,
-                        src: p.node,
-                        i,
-                    });
-                }
-            }
+            self.copy_parts(p.node, &p.to, |_| true)?;
             self.know(p.node, p.to.len());
         }
         Some(())
@@ -681,11 +672,16 @@ impl Compile<'_> {
         }
     }
 
-    /// `Part`s copying out of node register `node` the parts bound to `to` that `reads`
-    /// holds.
-    fn copy_parts(&mut self, node: Reg, to: &[Option<Reg>], reads: &Slots) -> Option<()> {
+    /// `Part`s copying out of node register `node` the parts bound to the registers `to`
+    /// that `wanted` picks.
+    fn copy_parts(
+        &mut self,
+        node: Reg,
+        to: &[Option<Reg>],
+        wanted: impl Fn(Reg) -> bool,
+    ) -> Option<()> {
         for (i, dst) in to.iter().enumerate() {
-            if let Some(dst) = dst.filter(|r| reads.has(*r as u32)) {
+            if let Some(dst) = dst.filter(|r| wanted(*r)) {
                 let i = u8::try_from(i).ok()?;
                 self.emit(Ins::Part { dst, src: node, i });
             }
@@ -707,23 +703,32 @@ impl Compile<'_> {
                 continue;
             }
             let p = self.pending.remove(i);
-            let to = |i: usize| {
-                p.to.get(i)
-                    .copied()
-                    .flatten()
-                    .filter(|r| here.has(*r as u32))
-            };
-            let keep = builds(self.prog, body, n);
-            self.emit(Ins::Unpack {
-                src: p.node,
-                a: to(0).unwrap_or(p.node),
-                b: to(1).unwrap_or(p.node),
-                n,
-                keep,
-            });
-            if keep {
-                self.tokens.push((p.node, n));
-            }
+            self.unpack(p.node, &p.to, |r| here.has(r as u32), body);
+        }
+    }
+
+    /// `Unpack` of the node of one or two parts in register `node`, read no more: its
+    /// parts bound to the registers `to` that `wanted` picks are moved there, the others
+    /// released, and its memory is kept for a node of as many parts that `body` builds.
+    fn unpack(
+        &mut self,
+        node: Reg,
+        to: &[Option<Reg>],
+        wanted: impl Fn(Reg) -> bool,
+        body: CodeId,
+    ) {
+        let n = to.len() as u8;
+        let keep = builds(self.prog, body, n);
+        let to = |i: usize| to.get(i).copied().flatten().filter(|r| wanted(*r));
+        self.emit(Ins::Unpack {
+            src: node,
+            a: to(0).unwrap_or(node),
+            b: to(1).unwrap_or(node),
+            n,
+            keep,
+        });
+        if keep {
+            self.tokens.push((node, n));
         }
     }
 
@@ -887,18 +892,7 @@ impl Compile<'_> {
                     let node = *node;
                     let n = to.len() as u8;
                     if (1..=2).contains(&n) && self.dead(node, items, reads) {
-                        let keep = builds(self.prog, body, n);
-                        let to = |i: usize| to.get(i).copied().flatten().filter(read);
-                        self.emit(Ins::Unpack {
-                            src: node,
-                            a: to(0).unwrap_or(node),
-                            b: to(1).unwrap_or(node),
-                            n,
-                            keep,
-                        });
-                        if keep {
-                            self.tokens.push((node, n));
-                        }
+                        self.unpack(node, to, |r| read(&r), body);
                         continue;
                     }
                     let to: Vec<Option<Reg>> = to.iter().map(|r| r.filter(read)).collect();
@@ -910,12 +904,7 @@ impl Compile<'_> {
                         self.pending.push(Pending { node, to });
                         continue;
                     }
-                    for (i, dst) in to.iter().enumerate() {
-                        if let Some(dst) = *dst {
-                            let i = u8::try_from(i).ok()?;
-                            self.emit(Ins::Part { dst, src: node, i });
-                        }
-                    }
+                    self.copy_parts(node, &to, |_| true)?;
                     if (node as u32) < self.slots {
                         self.know(node, n as usize);
                     }
