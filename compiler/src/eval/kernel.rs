@@ -30,6 +30,9 @@ pub(super) const MAX_REGS: usize = 256;
 /// The most registers a kernel's register stack keeps between runs.
 const MAX_KEPT_REGS: usize = 1 << 16;
 
+/// Most parts of a node `Ins::Unpack` takes apart (a search tree's node has four).
+pub(super) const MAX_UNPACK: usize = 4;
+
 /// A register of the running frame.
 pub(super) type Reg = u8;
 
@@ -152,14 +155,13 @@ pub(super) enum Ins {
         token: Reg,
     },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
-    /// `n` parts, at most two) where its arm reads it no more: part 0 goes to `a` and part
-    /// 1 to `b`, moved out where nothing else holds the node and copied otherwise; a part
-    /// whose register is `src` itself is released. `src` then keeps the emptied node for
-    /// a `NodeIn` (`keep`), or is emptied.
+    /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
+    /// register `to[i]`, moved out where nothing else holds the node and copied
+    /// otherwise; a part whose register is `src` itself is released. `src` then keeps the
+    /// emptied node for a `NodeIn` (`keep`), or is emptied.
     Unpack {
         src: Reg,
-        a: Reg,
-        b: Reg,
+        to: [Reg; MAX_UNPACK],
         n: u8,
         keep: bool,
     },
@@ -451,8 +453,8 @@ impl Kernels {
                         let v = R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?;
                         f[dst as usize].set(v);
                     }
-                    Ins::Unpack { src, a, b, n, keep } => {
-                        R::unpack(f, src, a, b, n, keep).ok_or(Stop::GiveUp)?;
+                    Ins::Unpack { src, to, n, keep } => {
+                        R::unpack(f, src, to, n, keep).ok_or(Stop::GiveUp)?;
                     }
                     Ins::Spare { r } => {
                         let v = f[r as usize].take();

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use super::ir::{Code, CodeId, Loc, Pat, Program, Source};
-use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS};
+use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS, MAX_UNPACK};
 use super::kernel_register::{Register, Scalar};
 use super::liveness::{self, Slots};
 use super::natives::Prim;
@@ -667,7 +667,7 @@ impl Compile<'_> {
     /// Notes that variable register `node` holds a node of `n` parts, copied out.
     fn know(&mut self, node: Reg, n: usize) {
         let known = (node, n as u8);
-        if (1..=2).contains(&n) && !self.known.contains(&known) {
+        if (1..=MAX_UNPACK).contains(&n) && !self.known.contains(&known) {
             self.known.push(known);
         }
     }
@@ -690,7 +690,7 @@ impl Compile<'_> {
     }
 
     /// Where a branch in tail position starts (`body`, reading the slots `here`): the
-    /// pending nodes (`Pending`) it reads no more, of one or two parts, are taken apart,
+    /// pending nodes (`Pending`) it reads no more, of at most `MAX_UNPACK` parts, are taken apart,
     /// their parts it reads moved to their variables, their memory kept for a node it
     /// builds of as many parts.
     fn open_dead(&mut self, body: CodeId, here: &Slots) {
@@ -698,7 +698,7 @@ impl Compile<'_> {
         while i < self.pending.len() {
             let p = &self.pending[i];
             let n = p.to.len() as u8;
-            if here.has(p.node as u32) || !(1..=2).contains(&n) {
+            if here.has(p.node as u32) || !(1..=MAX_UNPACK as u8).contains(&n) {
                 i += 1;
                 continue;
             }
@@ -707,7 +707,7 @@ impl Compile<'_> {
         }
     }
 
-    /// `Unpack` of the node of one or two parts in register `node`, read no more: its
+    /// `Unpack` of the node of at most `MAX_UNPACK` parts in register `node`, read no more: its
     /// parts bound to the registers `to` that `wanted` picks are moved there, the others
     /// released, and its memory is kept for a node of as many parts that `body` builds.
     fn unpack(
@@ -719,11 +719,13 @@ impl Compile<'_> {
     ) {
         let n = to.len() as u8;
         let keep = builds(self.prog, body, n);
-        let to = |i: usize| to.get(i).copied().flatten().filter(|r| wanted(*r));
+        let to = std::array::from_fn(|i| {
+            let r = to.get(i).copied().flatten();
+            r.filter(|r| wanted(*r)).unwrap_or(node)
+        });
         self.emit(Ins::Unpack {
             src: node,
-            a: to(0).unwrap_or(node),
-            b: to(1).unwrap_or(node),
+            to,
             n,
             keep,
         });
@@ -891,7 +893,7 @@ impl Compile<'_> {
                 Binding::Parts { node, to } => {
                     let node = *node;
                     let n = to.len() as u8;
-                    if (1..=2).contains(&n) && self.dead(node, items, reads) {
+                    if (1..=MAX_UNPACK as u8).contains(&n) && self.dead(node, items, reads) {
                         self.unpack(node, to, |r| read(&r), body);
                         continue;
                     }

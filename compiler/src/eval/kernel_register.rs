@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use super::kernel::{Lit, Reg, Stop, MAX_REGS};
+use super::kernel::{Lit, Reg, Stop, MAX_REGS, MAX_UNPACK};
 use super::machine::tuple_field;
 use super::natives::{self, ListIds, Prim};
 use super::value::{Fields, Node, NodeKind, Value};
@@ -41,12 +41,17 @@ pub(super) trait Register: Clone + Default {
     /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
     /// many parts that nothing else holds.
     fn node_in(kind: NodeKind, parts: &mut [Self], token: Self) -> Option<Self>;
-    /// `Ins::Unpack` on frame `f`: the `n` parts (one or two) of the node in register
-    /// `src` to registers `a` and `b` (released where one is `src`), moved out where
-    /// nothing else holds the node and copied otherwise; `src` keeps the emptied node
-    /// where `keep` asks for it, and is empty otherwise. `None` where `src` holds no node of
-    /// `n` parts.
-    fn unpack(f: &mut [Self; MAX_REGS], src: Reg, a: Reg, b: Reg, n: u8, keep: bool) -> Option<()>;
+    /// `Ins::Unpack` on frame `f`: part `i` of the `n` of the node in register `src` to
+    /// register `to[i]` (released where it is `src`), moved out where nothing else holds
+    /// the node and copied otherwise; `src` keeps the emptied node where `keep` asks for
+    /// it, and is empty otherwise. `None` where `src` holds no node of `n` parts.
+    fn unpack(
+        f: &mut [Self; MAX_REGS],
+        src: Reg,
+        to: [Reg; MAX_UNPACK],
+        n: u8,
+        keep: bool,
+    ) -> Option<()>;
     /// `v` with its parts released, where it is a node nothing else holds (its memory kept
     /// for `node_in`); empty otherwise.
     fn spare(v: Self) -> Self;
@@ -179,28 +184,28 @@ impl Register for Value {
     fn unpack(
         f: &mut [Value; MAX_REGS],
         src: Reg,
-        a: Reg,
-        b: Reg,
+        to: [Reg; MAX_UNPACK],
         n: u8,
         keep: bool,
     ) -> Option<()> {
         let Value::Node(mut rc) = std::mem::take(&mut f[src as usize]) else {
             return None;
         };
-        let two = n == 2;
         if let Some(node) = Rc::get_mut(&mut rc) {
-            let fields = &mut node.fields[..];
-            if fields.len() != n as usize {
-                return None;
+            match &mut node.fields[..] {
+                // A list cell or a pair, most often: without a loop.
+                [a, b] if n == 2 => {
+                    let (pa, pb) = (std::mem::take(a), std::mem::take(b));
+                    put(f, src, to[0], pa);
+                    put(f, src, to[1], pb);
+                }
+                fields if fields.len() == n as usize => {
+                    for (part, r) in fields.iter_mut().zip(to) {
+                        put(f, src, r, std::mem::take(part));
+                    }
+                }
+                _ => return None,
             }
-            let pa = std::mem::take(&mut fields[0]);
-            let pb = if two {
-                std::mem::take(&mut fields[1])
-            } else {
-                Value::Unit
-            };
-            put(f, src, a, pa);
-            put(f, src, b, pb);
             if keep {
                 f[src as usize] = Value::Node(rc);
             }
@@ -209,11 +214,10 @@ impl Register for Value {
         if rc.fields.len() != n as usize {
             return None;
         }
-        if a != src {
-            f[a as usize].set(rc.fields[0].dup());
-        }
-        if two && b != src {
-            f[b as usize].set(rc.fields[1].dup());
+        for (part, r) in rc.fields.iter().zip(to) {
+            if r != src {
+                f[r as usize].set(part.dup());
+            }
         }
         Some(())
     }
@@ -367,7 +371,13 @@ impl Register for Scalar {
         None
     }
 
-    fn unpack(_: &mut [Scalar; MAX_REGS], _: Reg, _: Reg, _: Reg, _: u8, _: bool) -> Option<()> {
+    fn unpack(
+        _: &mut [Scalar; MAX_REGS],
+        _: Reg,
+        _: [Reg; MAX_UNPACK],
+        _: u8,
+        _: bool,
+    ) -> Option<()> {
         None
     }
 

@@ -745,6 +745,24 @@ fn kernels_take_apart_in_place_only_what_nothing_else_holds() {
     assert_kernel_values(&twice, 6, &[("both 3", "[919i32, 919i32, 838i32, 757i32]")]);
 }
 
+#[test]
+fn kernels_take_apart_four_part_nodes_in_place_only_what_nothing_else_holds() {
+    // A tree the kernel builds is rebuilt in place along each path; one the machine holds
+    // after the call is copied along the path and stays as it was. (Nested constructors
+    // print without parentheses, as the reference prints them.)
+    assert_kernel_values(
+        TREE,
+        4,
+        &[
+            ("total (insert \"k9\" 1000 (build 60))", "(37i32, 2770i32)"),
+            (
+                "let t = build 3 in (insert \"k1\" 100 t, insert \"a\" 1 t, t)",
+                "(Node \"k0\" 0i32 Leaf Node \"k1\" 101i32 Leaf Node \"k2\" 2i32 Leaf Leaf, Node \"k0\" 0i32 Node \"a\" 1i32 Leaf Leaf Node \"k1\" 1i32 Leaf Node \"k2\" 2i32 Leaf Leaf, Node \"k0\" 0i32 Leaf Node \"k1\" 1i32 Leaf Node \"k2\" 2i32 Leaf Leaf)",
+            ),
+        ],
+    );
+}
+
 /// Runs the kernel of global `name` in `code` on the arguments `args` makes (given the
 /// list constructors), with `regs` as its register stack.
 fn run_global_kernel(
