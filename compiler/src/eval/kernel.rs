@@ -406,8 +406,7 @@ impl Kernels {
                     }
                     Ins::Jump { to } => pc = to as usize,
                     Ins::JumpUnlessBin { p, a, b, to } => {
-                        let v = R::binary(p, &f[a as usize], &f[b as usize])?;
-                        if !v.truth().ok_or(Stop::GiveUp)? {
+                        if !R::holds(p, &f[a as usize], &f[b as usize])? {
                             pc = to as usize;
                         }
                     }

@@ -24,6 +24,12 @@ pub(super) trait Register: Clone + Default {
     fn take(&mut self) -> Self;
     fn binary(p: Prim, a: &Self, b: &Self) -> Result<Self, Stop>;
     fn binary_k(p: Prim, a: &Self, k: i32) -> Result<Self, Stop>;
+    /// Whether comparison `p` holds of `a` and `b` (`Ins::JumpUnlessBin`): `binary`'s
+    /// boolean, without building it.
+    #[inline(always)]
+    fn holds(p: Prim, a: &Self, b: &Self) -> Result<bool, Stop> {
+        Self::binary(p, a, b)?.truth().ok_or(Stop::GiveUp)
+    }
     fn unary(p: Prim, a: &Self, list: ListIds) -> Result<Self, Stop>;
     /// The boolean held.
     fn truth(&self) -> Option<bool>;
@@ -101,6 +107,21 @@ impl Register for Value {
     #[inline(always)]
     fn binary_k(p: Prim, a: &Value, k: i32) -> Result<Value, Stop> {
         natives::binary(p, a, &Value::I32(k)).map_err(|_| Stop::GiveUp)
+    }
+
+    /// Integers and strings (the keys of search trees) compared in place; the rest as
+    /// `binary` compares them.
+    #[inline(always)]
+    fn holds(p: Prim, a: &Value, b: &Value) -> Result<bool, Stop> {
+        let answer = match (a, b) {
+            (Value::I32(x), Value::I32(y)) => natives::holds(p, x.cmp(y)),
+            (Value::Str(x), Value::Str(y)) => natives::holds(p, x.as_str().cmp(y.as_str())),
+            _ => None,
+        };
+        match answer {
+            Some(b) => Ok(b),
+            None => Self::binary(p, a, b)?.truth().ok_or(Stop::GiveUp),
+        }
     }
 
     #[inline(always)]

@@ -418,21 +418,27 @@ pub fn binary(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
     binary_general(op, a, b)
 }
 
+/// Whether comparison `op` holds of two values ordered `ord` (`None` where `op` is no
+/// comparison).
+#[inline(always)]
+pub fn holds(op: Prim, ord: Ordering) -> Option<bool> {
+    match op {
+        Prim::Eq => Some(ord.is_eq()),
+        Prim::Ne => Some(ord.is_ne()),
+        Prim::Lt => Some(ord.is_lt()),
+        Prim::Le => Some(ord.is_le()),
+        Prim::Gt => Some(ord.is_gt()),
+        Prim::Ge => Some(ord.is_ge()),
+        _ => None,
+    }
+}
+
 /// `binary` beyond its inlined common case.
 #[inline(never)]
 fn binary_general(op: Prim, a: &Value, b: &Value) -> Result<Value, Fault> {
     // Comparisons of two strings (the keys of search trees), without the general dispatch.
     if let (Value::Str(x), Value::Str(y)) = (a, b) {
-        let answer = match op {
-            Prim::Eq => Some(x == y),
-            Prim::Ne => Some(x != y),
-            Prim::Lt => Some(x < y),
-            Prim::Le => Some(x <= y),
-            Prim::Gt => Some(x > y),
-            Prim::Ge => Some(x >= y),
-            _ => None,
-        };
-        if let Some(b) = answer {
+        if let Some(b) = holds(op, x.as_str().cmp(y.as_str())) {
             return Ok(Value::Bool(b));
         }
     }

@@ -746,6 +746,27 @@ fn kernels_take_apart_in_place_only_what_nothing_else_holds() {
 }
 
 #[test]
+fn kernels_compare_strings_feeding_an_if_as_the_machine_does() {
+    let program = "fn sign : string -> string -> i32 = \\a b -> if a < b then 0 - 1 else if a > b then 1 else if a == b then 0 else 9
+fn ge : string -> string -> i32 = \\a b -> if a >= b then (if a <= b then 0 else 1) else (if a != b then 2 else 3)
+";
+    assert_kernel_values(
+        program,
+        2,
+        &[
+            (
+                "(sign \"a\" \"b\", sign \"b\" \"a\", sign \"x\" \"x\", sign \"a\" \"ab\")",
+                "(-1i32, 1i32, 0i32, -1i32)",
+            ),
+            (
+                "(ge \"a\" \"a\", ge \"b\" \"a\", ge \"a\" \"b\", ge \"\" \"\")",
+                "(0i32, 1i32, 2i32, 0i32)",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn kernels_take_apart_four_part_nodes_in_place_only_what_nothing_else_holds() {
     // A tree the kernel builds is rebuilt in place along each path; one the machine holds
     // after the call is copied along the path and stays as it was. (Nested constructors
