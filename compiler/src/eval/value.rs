@@ -209,7 +209,7 @@ impl Node {
 
 /// Both parts of a two-part node (a list cell, a pair): moved out when nothing else holds
 /// the node, which is then dropped empty, and copied otherwise. `None` for other nodes.
-#[inline]
+#[inline(always)]
 pub fn pair_parts(node: &mut Rc<Node>) -> Option<(Value, Value)> {
     if let Some(n) = Rc::get_mut(node) {
         return match &mut n.fields[..] {
