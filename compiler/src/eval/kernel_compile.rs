@@ -126,6 +126,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     }
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
+    return_in_place(&mut b.code);
     spread_false(&mut b.ok, &b.calls);
     let mut scalar: Vec<bool> = b.kernels.iter().map(|k| k.scalar).collect();
     spread_false(&mut scalar, &b.calls);
@@ -143,6 +144,27 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         kernels: b.kernels,
         of_lambda,
         widest: b.widest,
+    }
+}
+
+/// Code just before a `Ret` that the return does anyway becomes that return: a move or
+/// copy into the register it returns becomes the return of its source (`n` in
+/// `if n < 2 then n`: one dispatch fewer for half of fib's calls), and a `Clear` of other
+/// registers the return itself (it empties the frame). Walked backwards, so that a run of
+/// such instructions becomes returns. The instructions stay where they are (a jump may
+/// land on the `Ret`).
+fn return_in_place(code: &mut [Ins]) {
+    for i in (1..code.len()).rev() {
+        let Ins::Ret { src: r } = code[i] else {
+            continue;
+        };
+        code[i - 1] = match code[i - 1] {
+            Ins::Take { dst, src } | Ins::Copy { dst, src } if dst == r => Ins::Ret { src },
+            Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => {
+                Ins::Ret { src: r }
+            }
+            other => other,
+        };
     }
 }
 

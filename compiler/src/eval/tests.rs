@@ -746,6 +746,31 @@ fn kernels_take_apart_in_place_only_what_nothing_else_holds() {
 }
 
 #[test]
+fn a_kernel_returning_a_variable_returns_it_on_every_path() {
+    // `b` is moved into the result register and returned, while the jump of `&&` (and of
+    // `||`) lands on that return with `a` in it.
+    let program = "fn both : bool -> bool -> bool = \\a b -> a && b
+fn either : bool -> bool -> bool = \\a b -> a || b
+fn pick : i32 -> i32 -> i32 = \\a b -> if a < b then a else b
+";
+    assert_kernel_values(
+        program,
+        3,
+        &[
+            (
+                "(both true false, both false true, both true true)",
+                "(false, false, true)",
+            ),
+            (
+                "(either false true, either true false, either false false)",
+                "(true, true, false)",
+            ),
+            ("(pick 3 4, pick 4 3)", "(3i32, 3i32)"),
+        ],
+    );
+}
+
+#[test]
 fn kernels_compare_strings_feeding_an_if_as_the_machine_does() {
     let program = "fn sign : string -> string -> i32 = \\a b -> if a < b then 0 - 1 else if a > b then 1 else if a == b then 0 else 9
 fn ge : string -> string -> i32 = \\a b -> if a >= b then (if a <= b then 0 else 1) else (if a != b then 2 else 3)
