@@ -124,9 +124,9 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         // On scalars while its own code computes on nothing else (its callees below).
         kernel.scalar = code.iter().all(|ins| on_scalars(ins, &b.consts));
     }
+    return_in_place(&mut b.code);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
-    return_in_place(&mut b.code);
     spread_false(&mut b.ok, &b.calls);
     let mut scalar: Vec<bool> = b.kernels.iter().map(|k| k.scalar).collect();
     spread_false(&mut scalar, &b.calls);
@@ -166,6 +166,11 @@ fn return_in_place(code: &mut [Ins]) {
             other => other,
         };
     }
+}
+
+/// Whether `Ins::Unpack` takes apart a node of `n` parts (one to `MAX_UNPACK`).
+fn unpackable(n: usize) -> bool {
+    (1..=MAX_UNPACK).contains(&n)
 }
 
 /// Makes `flags[k]` false wherever a kernel `k` calls (`calls[k]`, transitively) has it
@@ -689,7 +694,7 @@ impl Compile<'_> {
     /// Notes that variable register `node` holds a node of `n` parts, copied out.
     fn know(&mut self, node: Reg, n: usize) {
         let known = (node, n as u8);
-        if (1..=MAX_UNPACK).contains(&n) && !self.known.contains(&known) {
+        if unpackable(n) && !self.known.contains(&known) {
             self.known.push(known);
         }
     }
@@ -712,15 +717,14 @@ impl Compile<'_> {
     }
 
     /// Where a branch in tail position starts (`body`, reading the slots `here`): the
-    /// pending nodes (`Pending`) it reads no more, of at most `MAX_UNPACK` parts, are taken apart,
-    /// their parts it reads moved to their variables, their memory kept for a node it
-    /// builds of as many parts.
+    /// pending nodes (`Pending`) it reads no more, if `unpackable`, are taken apart, their
+    /// parts it reads moved to their variables, their memory kept for a node it builds of
+    /// as many parts.
     fn open_dead(&mut self, body: CodeId, here: &Slots) {
         let mut i = 0;
         while i < self.pending.len() {
             let p = &self.pending[i];
-            let n = p.to.len() as u8;
-            if here.has(p.node as u32) || !(1..=MAX_UNPACK as u8).contains(&n) {
+            if here.has(p.node as u32) || !unpackable(p.to.len()) {
                 i += 1;
                 continue;
             }
@@ -729,7 +733,7 @@ impl Compile<'_> {
         }
     }
 
-    /// `Unpack` of the node of at most `MAX_UNPACK` parts in register `node`, read no more: its
+    /// `Unpack` of the node (of `unpackable` parts) in register `node`, read no more: its
     /// parts bound to the registers `to` that `wanted` picks are moved there, the others
     /// released, and its memory is kept for a node of as many parts that `body` builds.
     fn unpack(
@@ -914,8 +918,7 @@ impl Compile<'_> {
                 }
                 Binding::Parts { node, to } => {
                     let node = *node;
-                    let n = to.len() as u8;
-                    if (1..=MAX_UNPACK as u8).contains(&n) && self.dead(node, items, reads) {
+                    if unpackable(to.len()) && self.dead(node, items, reads) {
                         self.unpack(node, to, |r| read(&r), body);
                         continue;
                     }
@@ -930,7 +933,7 @@ impl Compile<'_> {
                     }
                     self.copy_parts(node, &to, |_| true)?;
                     if (node as u32) < self.slots {
-                        self.know(node, n as usize);
+                        self.know(node, to.len());
                     }
                 }
             }
