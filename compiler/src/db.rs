@@ -148,14 +148,24 @@ pub fn item_key(db: &dyn salsa::Database, file: SourceFile, index: usize) -> Opt
 
 /// The syntax tree of a file and its syntax diagnostics, assembled from its pieces.
 ///
-/// The prelude is parsed whole instead (`parser::parse_text`, the same pieces parsed the
-/// same way, so the same tree): its text is never edited, so keeping its pieces and items
+/// The prelude is read whole instead: its stored syntax tree when the text is the
+/// embedded prelude (`syntax::prelude_syntax`), else `parser::parse_text` (the same pieces
+/// parsed the same way, so the same tree). Its text is never edited, so keeping its pieces and items
 /// apart for re-use would only cost every run its share (interning about 200 pieces,
 /// naming their items and cloning every item out of its piece).
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
     if file.path(db) == PRELUDE_PATH {
-        return parser::parse_text(file.text(db));
+        let text = file.text(db);
+        if text == PRELUDE_SOURCE {
+            if let Some(items) = crate::syntax::prelude_syntax::stored_items() {
+                return ParsedFile {
+                    items,
+                    diagnostics: Vec::new(),
+                };
+            }
+        }
+        return parser::parse_text(text);
     }
     let syntax = file_syntax(db, file);
     let items = syntax

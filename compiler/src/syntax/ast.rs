@@ -6,7 +6,18 @@ use crate::span::Span;
 
 macro_rules! id_type {
     ($name:ident) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(
+            Clone,
+            Copy,
+            Debug,
+            PartialEq,
+            Eq,
+            Hash,
+            PartialOrd,
+            Ord,
+            serde::Serialize,
+            serde::Deserialize,
+        )]
         pub struct $name(pub u32);
         impl $name {
             pub fn index(self) -> usize {
@@ -20,14 +31,14 @@ id_type!(PatId);
 id_type!(TypeId);
 
 /// An identifier (or operator) with the span where it is written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Name {
     pub text: String,
     pub span: Span,
 }
 
 /// A possibly module-qualified name: `Cons`, `D.Boxed`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Path {
     pub qualifier: Option<Name>,
     pub name: Name,
@@ -42,7 +53,7 @@ impl Path {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Literal {
     /// Decimal digits, with a leading `-` for negative literals.
     Int(String),
@@ -52,13 +63,13 @@ pub enum Literal {
     Bool(bool),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ExprKind {
     /// Text the parser could not read; it behaves as an anonymous hole. `skipped` holds the
     /// spans of the tokens that were dropped.
@@ -119,14 +130,14 @@ pub enum ExprKind {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Param {
     pub pat: PatId,
     pub ty: Option<TypeId>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Binding {
     pub pat: PatId,
     pub ty: Option<TypeId>,
@@ -134,26 +145,26 @@ pub struct Binding {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Arm {
     pub pat: PatId,
     pub body: ExprId,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FieldInit {
     pub name: Name,
     pub value: ExprId,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pat {
     pub kind: PatKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PatKind {
     Error,
     Wildcard,
@@ -170,19 +181,19 @@ pub enum PatKind {
     Dict(Vec<FieldPat>),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FieldPat {
     pub name: Name,
     pub pat: Option<PatId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TypeExpr {
     pub kind: TypeKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TypeKind {
     Error,
     /// A lower-case name: a primitive type (`i32`) or a type variable (`a`).
@@ -196,7 +207,7 @@ pub enum TypeKind {
 }
 
 /// `Class t1 t2`
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Constraint {
     pub class: Path,
     pub args: Vec<TypeId>,
@@ -204,7 +215,7 @@ pub struct Constraint {
 }
 
 /// The nodes of one item.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Arena {
     pub exprs: Vec<Expr>,
     pub pats: Vec<Pat>,
@@ -237,7 +248,7 @@ impl Arena {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     pub kind: ItemKind,
     /// Byte offset of the item's first token in the file. Every span inside the item
@@ -329,7 +340,7 @@ impl Item {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ItemKind {
     Fn(FnDecl),
     Type(TypeDecl),
@@ -342,14 +353,14 @@ pub enum ItemKind {
     Error,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FnParam {
     pub name: Name,
     pub ty: TypeId,
 }
 
 /// `fn name : T where C = body`, or with named parameters `fn name x: A -> B = body`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FnDecl {
     pub is_pub: bool,
     pub name: Name,
@@ -361,7 +372,7 @@ pub struct FnDecl {
     pub body: ExprId,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TypeDecl {
     pub is_pub: bool,
     pub name: Name,
@@ -369,20 +380,20 @@ pub struct TypeDecl {
     pub variants: Vec<Variant>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Variant {
     pub name: Name,
     pub payload: VariantPayload,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum VariantPayload {
     Positional(Vec<TypeId>),
     Record(Vec<(Name, TypeId)>),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ClassDecl {
     pub is_pub: bool,
     pub name: Name,
@@ -391,13 +402,13 @@ pub struct ClassDecl {
     pub methods: Vec<MethodSig>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MethodSig {
     pub name: Name,
     pub ty: TypeId,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct InstanceDecl {
     pub is_pub: bool,
     pub class: Path,
@@ -406,13 +417,13 @@ pub struct InstanceDecl {
     pub methods: Vec<MethodImpl>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MethodImpl {
     pub name: Name,
     pub body: ExprId,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ImportDecl {
     pub is_pub: bool,
     /// `foo.bar` as its segments; a leading `super` walks up a directory.
@@ -420,7 +431,7 @@ pub struct ImportDecl {
     pub spec: ImportSpec,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ImportSpec {
     /// `import foo.bar` with no clause: only the module's instances take effect.
     Plain,
@@ -432,7 +443,7 @@ pub enum ImportSpec {
     Items(Vec<ImportItem>),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ImportItem {
     pub name: Name,
     pub alias: Option<Name>,

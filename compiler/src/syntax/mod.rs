@@ -9,6 +9,7 @@ mod item_parser;
 pub mod layout;
 pub mod lexer;
 pub mod parser;
+pub mod prelude_syntax;
 pub mod print;
 pub mod token;
 
