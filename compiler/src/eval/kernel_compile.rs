@@ -317,19 +317,28 @@ impl Compile<'_> {
     /// Registers holding the values of `items`, read together after the last is
     /// computed: variables' own registers when every item is a variable or a constant,
     /// and otherwise each computed into a temporary in turn (a later item may move a
-    /// variable out, `Code::Move`, that an earlier one reads).
+    /// variable out, `Code::Move`, that an earlier one reads), except a variable that no
+    /// later item reads, which is read in place.
     fn operands(&mut self, items: &[CodeId]) -> Option<Vec<Reg>> {
         if items.iter().all(|i| self.is_leaf(*i)) {
             return items.iter().map(|i| self.operand(*i)).collect();
         }
-        items
-            .iter()
-            .map(|i| {
-                let r = self.temp()?;
-                self.expr(*i, r, false)?;
-                Some(r)
-            })
-            .collect()
+        let mut regs = Vec::with_capacity(items.len());
+        for (at, item) in items.iter().enumerate() {
+            if let Code::Local(s) = self.prog.code[*item as usize] {
+                let later = &items[at + 1..];
+                if let Some(r) = self.slot(s) {
+                    if !later.iter().any(|l| liveness::reads(self.prog, *l).has(s)) {
+                        regs.push(r);
+                        continue;
+                    }
+                }
+            }
+            let r = self.temp()?;
+            self.expr(*item, r, false)?;
+            regs.push(r);
+        }
+        Some(regs)
     }
 
     fn is_leaf(&self, id: CodeId) -> bool {
@@ -424,11 +433,13 @@ impl Compile<'_> {
             }
             Code::If(c, t, e) => {
                 let (c, t, e) = (*c, *t, *e);
-                let to_else = self.condition(c)?;
+                let to_else = self.jumps(c, false)?;
                 self.next = mark;
                 self.branch(t, e, dst, tail)?;
                 let to_end = (!tail).then(|| self.emit(Ins::Jump { to: 0 }));
-                self.patch(to_else);
+                for j in to_else {
+                    self.patch(j);
+                }
                 self.branch(e, t, dst, tail)?;
                 if let Some(j) = to_end {
                     self.patch(j);
@@ -1031,26 +1042,52 @@ impl Compile<'_> {
         Some(())
     }
 
-    /// A jump, to be patched, taken where condition `c` is false: a comparison jumps on
-    /// its operands without storing the boolean (`JumpUnlessBin`).
-    fn condition(&mut self, c: CodeId) -> Option<usize> {
-        if let Code::Prim2(p, a, b) = self.prog.code[c as usize] {
-            if is_comparison(p) {
+    /// Jumps, to be patched, taken where condition `c` is `when`; elsewhere control falls
+    /// through. A comparison jumps on its operands without storing the boolean
+    /// (`JumpUnlessBin`; where the jump is taken on true, only `==` and `!=` are turned
+    /// into each other, as the negation of an ordering is not one for every value), and
+    /// `&&` and `||` jump straight to where their value sends control: the jumps of `a`
+    /// that decide `a && b` (`a || b`) go where the whole does, the others past `b`.
+    fn jumps(&mut self, c: CodeId, when: bool) -> Option<Vec<usize>> {
+        match self.prog.code[c as usize] {
+            Code::And(a, b) | Code::Or(a, b) => {
+                let decides = matches!(self.prog.code[c as usize], Code::Or(..));
+                let mut first = self.jumps(a, decides)?;
+                // `b` runs on one path only: what it uses of the nodes kept for re-use is
+                // not used on the other (as for `&&` and `||` as values, `expr`).
+                let tokens = self.tokens.clone();
+                let second = self.jumps(b, when)?;
+                self.tokens = tokens;
+                if when == decides {
+                    first.extend(second);
+                    return Some(first);
+                }
+                for j in first {
+                    self.patch(j);
+                }
+                Some(second)
+            }
+            Code::Prim2(p, a, b)
+                if is_comparison(p) && (!when || matches!(p, Prim::Eq | Prim::Ne)) =>
+            {
+                let p = match (when, p) {
+                    (true, Prim::Eq) => Prim::Ne,
+                    (true, _) => Prim::Eq,
+                    (false, p) => p,
+                };
                 if let Code::Const(Value::I32(k)) = self.prog.code[b as usize] {
                     let a = self.operand(a)?;
-                    return Some(self.emit(Ins::JumpUnlessBinK { p, a, k, to: 0 }));
+                    return Some(vec![self.emit(Ins::JumpUnlessBinK { p, a, k, to: 0 })]);
                 }
                 let regs = self.operands(&[a, b])?;
                 let (a, b) = (regs[0], regs[1]);
-                return Some(self.emit(Ins::JumpUnlessBin { p, a, b, to: 0 }));
+                Some(vec![self.emit(Ins::JumpUnlessBin { p, a, b, to: 0 })])
+            }
+            _ => {
+                let r = self.operand(c)?;
+                Some(vec![self.emit(Ins::JumpIf { r, when, to: 0 })])
             }
         }
-        let r = self.operand(c)?;
-        Some(self.emit(Ins::JumpIf {
-            r,
-            when: false,
-            to: 0,
-        }))
     }
 
     /// Points the jump at `at` here.

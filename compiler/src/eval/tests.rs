@@ -771,6 +771,48 @@ fn pick : i32 -> i32 -> i32 = \\a b -> if a < b then a else b
 }
 
 #[test]
+fn conditions_jump_through_and_and_or_as_the_machine_decides_them() {
+    // `&&` and `||` in a condition jump to the branch they decide; the comparisons jump on
+    // their operands (an ordering on the jump taken when true keeps its boolean).
+    let program = "fn inside : i32 -> i32 -> i32 -> i32 = \\lo x hi -> if lo <= x && x < hi then 1 else 0
+fn outside : i32 -> i32 -> i32 -> i32 = \\lo x hi -> if x < lo || x >= hi then 1 else 0
+fn hits : i32 -> i32 -> i32 -> i32 = \\q d c -> if c == q || c == q + d || c == q - d then 1 else 0
+fn mixed : i32 -> i32 -> bool -> i32 = \\a b f -> if (a == b || f) && (a != 0 || b > a) then 1 else 0
+fn before : string -> string -> i32 = \\a b -> if a < b || a == \"\" then 1 else 0
+";
+    assert_kernel_values(
+        program,
+        5,
+        &[
+            (
+                "(inside 0 5 10, inside 0 10 10, inside 3 1 10)",
+                "(1i32, 0i32, 0i32)",
+            ),
+            (
+                "(outside 0 5 10, outside 0 10 10, outside 3 1 10)",
+                "(0i32, 1i32, 1i32)",
+            ),
+            (
+                "(hits 4 1 4, hits 4 1 5, hits 4 1 3, hits 4 1 7)",
+                "(1i32, 1i32, 1i32, 0i32)",
+            ),
+            (
+                "(mixed 1 1 false, mixed 0 0 false, mixed 0 2 true, mixed 2 3 false)",
+                "(1i32, 0i32, 1i32, 0i32)",
+            ),
+            (
+                "(before \"a\" \"b\", before \"b\" \"a\", before \"\" \"\", before \"c\" \"\")",
+                "(1i32, 0i32, 1i32, 0i32)",
+            ),
+        ],
+    );
+    // A hole in a condition leaves the call to the machine, with the machine's result.
+    let (outcome, _) = kernel_outcome(&format!("{program}hits ?q 1 4"), Limits::default());
+    let shown = outcome.expect("runs");
+    assert!(shown.contains("?q"), "{shown}");
+}
+
+#[test]
 fn kernels_compare_strings_feeding_an_if_as_the_machine_does() {
     let program = "fn sign : string -> string -> i32 = \\a b -> if a < b then 0 - 1 else if a > b then 1 else if a == b then 0 else 9
 fn ge : string -> string -> i32 = \\a b -> if a >= b then (if a <= b then 0 else 1) else (if a != b then 2 else 3)
