@@ -7,6 +7,7 @@ use crate::check::declare_program as build_program;
 use crate::check::imports::{ImportLink, LoadedModule, Program, ROOT_MODULE};
 use crate::check::item_env::{scope_without_values, ItemValues};
 use crate::check::{check_item, check_item_in, Env, FileRef, ItemRef, ItemTypes, ProgramEnv};
+use crate::check::{declare_prelude, PreludeDecls};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
 use crate::syntax::ast::ItemKind;
@@ -233,14 +234,13 @@ impl ProgramInfo {
 
 #[salsa::tracked(returns(ref))]
 pub fn program(db: &dyn salsa::Database, prelude: Prelude, file: SourceFile) -> ProgramInfo {
-    let prelude_items = &parse(db, prelude.file(db)).items;
     let items: Vec<Item> = file_items(db, file)
         .iter()
         .map(|key| item_declaration(db, *key).clone())
         .collect();
     let (program, modules) = load_program(db, prelude, file, &items);
     ProgramInfo {
-        env: build_program(prelude_items, &items, &program),
+        env: build_program(prelude_decls(db, prelude), &items, &program),
         modules,
     }
 }
@@ -664,10 +664,17 @@ pub fn types_at(db: &Database, file: SourceFile, offset: usize) -> Option<TypesA
     })
 }
 
-/// The environment the prelude's own items are checked in.
+/// The prelude declared, which every program's environment starts from.
+#[salsa::tracked(returns(ref))]
+pub fn prelude_decls(db: &dyn salsa::Database, prelude: Prelude) -> PreludeDecls {
+    declare_prelude(&parse(db, prelude.file(db)).items)
+}
+
+/// The environment the prelude's own items are checked in: the environment of a program
+/// without items.
 #[salsa::tracked(returns(ref))]
 pub fn prelude_env(db: &dyn salsa::Database, prelude: Prelude) -> Env {
-    Env::build(&parse(db, prelude.file(db)).items, &[])
+    build_program(prelude_decls(db, prelude), &[], &Program::default()).root
 }
 
 /// Prelude item `index` checked in the prelude's own program. One query per item: a run

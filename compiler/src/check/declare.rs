@@ -50,7 +50,7 @@ enum Facet {
 }
 
 /// The part of an `Env` that belongs to one file.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Scope {
     values: BTreeMap<Arc<str>, Value>,
     ctor_index: BTreeMap<Arc<str>, Vec<usize>>,
@@ -77,28 +77,29 @@ impl Scope {
     }
 }
 
-/// Builds the environments of the file `user`, of the modules `program` loads for it, over
-/// the prelude.
-pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> ProgramEnv {
-    let mut files: Vec<(FileRef, &[Item])> = vec![(FileRef::Prelude, prelude)];
-    files.extend(
-        program
-            .modules
-            .iter()
-            .enumerate()
-            .map(|(k, m)| (FileRef::Module(k as u32), m.items)),
-    );
-    files.push((FileRef::Root, user));
-    let nfiles = files.len();
+/// The prelude declared: the program's tables and the prelude's scope after every phase
+/// below ran for the prelude alone. Every program starts from it (`build_program`), so
+/// the prelude is declared once, not once per program and once more for its own
+/// environment. The prelude reads nothing a module or the checked file declares (its
+/// scope holds its own names; a name declared again elsewhere is reported there), so
+/// declaring it first gives the environments that declaring all files phase by phase did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreludeDecls {
+    env: Env,
+    scope: Scope,
+    /// The prelude's instances come first in the table: their overlaps are checked here.
+    instances: usize,
+}
+
+/// Declares the prelude's `items` (see `PreludeDecls`).
+pub fn declare_prelude(items: &[Item]) -> PreludeDecls {
     let mut b = Builder {
         env: Env::default(),
-        scopes: vec![Scope::default(); nfiles],
-        diags: vec![Vec::new(); nfiles],
-        tags: module_tags(program),
+        scopes: vec![Scope::default()],
+        diags: vec![Vec::new()],
+        tags: Vec::new(),
         current: None,
     };
-    // One per module, then the checked file's own (a module may import it back).
-    b.env.exports = Arc::new(vec![Exports::default(); program.modules.len() + 1]);
     for (name, arity) in PRIMITIVE_TYPES {
         Arc::make_mut(&mut b.env.types).insert(
             Arc::from(*name),
@@ -108,6 +109,45 @@ pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> 
             },
         );
     }
+    let file = FileRef::Prelude;
+    b.declare_types(file, items);
+    b.declare_classes(file, items);
+    b.in_scope(file, |b| b.define_adts(file, items));
+    b.in_scope(file, |b| b.define_classes(file, items));
+    b.in_scope(file, |b| b.define_values(file, items));
+    b.in_scope(file, |b| b.define_instances(file, items));
+    b.check_overlap(0);
+    let scope = std::mem::take(&mut b.scopes[0]);
+    let instances = b.env.instances.len();
+    PreludeDecls {
+        env: b.env,
+        scope,
+        instances,
+    }
+}
+
+/// Builds the environments of the file `user`, of the modules `program` loads for it, over
+/// the declared prelude.
+pub fn build_program(prelude: &PreludeDecls, user: &[Item], program: &Program<'_>) -> ProgramEnv {
+    let mut files: Vec<(FileRef, &[Item])> = program
+        .modules
+        .iter()
+        .enumerate()
+        .map(|(k, m)| (FileRef::Module(k as u32), m.items))
+        .collect();
+    files.push((FileRef::Root, user));
+    let nfiles = files.len() + 1;
+    let mut scopes = vec![Scope::default(); nfiles];
+    scopes[0] = prelude.scope.clone();
+    let mut b = Builder {
+        env: prelude.env.clone(),
+        scopes,
+        diags: vec![Vec::new(); nfiles],
+        tags: module_tags(program),
+        current: None,
+    };
+    // One per module, then the checked file's own (a module may import it back).
+    b.env.exports = Arc::new(vec![Exports::default(); program.modules.len() + 1]);
     for &(file, items) in &files {
         b.declare_types(file, items);
     }
@@ -117,7 +157,7 @@ pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> 
             b.reject_expressions(file, items);
         }
     }
-    for &(file, items) in &files[1..] {
+    for &(file, items) in &files {
         b.in_scope(file, |b| b.import(program, file, items, false));
     }
     for &(file, items) in &files {
@@ -132,10 +172,10 @@ pub fn build_program(prelude: &[Item], user: &[Item], program: &Program<'_>) -> 
     for &(file, items) in &files {
         b.in_scope(file, |b| b.define_instances(file, items));
     }
-    for &(file, items) in &files[1..] {
+    for &(file, items) in &files {
         b.in_scope(file, |b| b.import(program, file, items, true));
     }
-    b.check_overlap();
+    b.check_overlap(prelude.instances);
     b.finish(program.modules.len())
 }
 
@@ -703,11 +743,12 @@ impl Builder {
     }
 
     /// Instance heads of one class must not unify with each other; the later instance is
-    /// reported, on its head.
-    fn check_overlap(&mut self) {
+    /// reported, on its head. Only the instances from `from` on are checked against those
+    /// before them (the earlier ones were checked among themselves already).
+    fn check_overlap(&mut self, from: usize) {
         let n = self.env.instances.len();
         let mut reports = Vec::new();
-        for j in 0..n {
+        for j in from..n {
             for i in 0..j {
                 let (a, b) = (&self.env.instances[i], &self.env.instances[j]);
                 if a.class != b.class {

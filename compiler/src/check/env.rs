@@ -310,7 +310,8 @@ impl Env {
     /// Builds the environment of a program from its prelude items and its own items (no
     /// module is loaded: every import is reported missing).
     pub fn build(prelude: &[Item], user: &[Item]) -> Env {
-        super::declare::build_program(prelude, user, &super::imports::Program::default()).root
+        let prelude = super::declare::declare_prelude(prelude);
+        super::declare::build_program(&prelude, user, &super::imports::Program::default()).root
     }
 }
 

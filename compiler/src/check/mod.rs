@@ -18,6 +18,6 @@ pub mod lower;
 mod records;
 pub mod solve;
 
-pub use declare::{build_program as declare_program, ProgramEnv};
+pub use declare::{build_program as declare_program, declare_prelude, PreludeDecls, ProgramEnv};
 pub use env::{Env, FileRef, ItemRef};
 pub use item::{check_item, check_item_in, CtorChoices, HoleInfo, ItemTypes};
