@@ -526,14 +526,19 @@ pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db
         .unwrap_or_default()
 }
 
-/// The names of the prelude's items, resolved once for every file that runs.
+/// The names of prelude item `index`, resolved once per process, and only for the items
+/// a run lowers (`eval::lower` asks for them as it reaches them).
 #[salsa::tracked(returns(ref))]
-pub fn prelude_names(db: &dyn salsa::Database, prelude: crate::db::Prelude) -> Vec<ItemNames> {
+pub fn prelude_item_names(
+    db: &dyn salsa::Database,
+    prelude: crate::db::Prelude,
+    index: u32,
+) -> ItemNames {
     crate::db::parse(db, prelude.file(db))
         .items
-        .iter()
+        .get(index as usize)
         .map(resolve_item)
-        .collect()
+        .unwrap_or_default()
 }
 
 /// A path as one name: `C`, or `M.C` through a module alias (covering both parts).
