@@ -526,19 +526,14 @@ pub fn item_names<'db>(db: &'db dyn salsa::Database, key: crate::db::ItemKey<'db
         .unwrap_or_default()
 }
 
-/// The names of prelude item `index`, resolved once per process, and only for the items
-/// a run lowers (`eval::lower` asks for them as it reaches them).
+/// The names of the prelude's items, resolved once for every file that runs.
 #[salsa::tracked(returns(ref))]
-pub fn prelude_item_names(
-    db: &dyn salsa::Database,
-    prelude: crate::db::Prelude,
-    index: u32,
-) -> ItemNames {
+pub fn prelude_names(db: &dyn salsa::Database, prelude: crate::db::Prelude) -> Vec<ItemNames> {
     crate::db::parse(db, prelude.file(db))
         .items
-        .get(index as usize)
+        .iter()
         .map(resolve_item)
-        .unwrap_or_default()
+        .collect()
 }
 
 /// A path as one name: `C`, or `M.C` through a module alias (covering both parts).

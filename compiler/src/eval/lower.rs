@@ -22,9 +22,9 @@ use crate::syntax::ast::*;
 /// One item to lower, with what the checker learned about it.
 pub struct ItemInput<'a> {
     pub item: &'a Item,
-    pub types: Asked<'a, ItemTypes>,
+    pub types: Checked<'a>,
     /// Its names: the binder of every local use.
-    pub names: Asked<'a, ItemNames>,
+    pub names: &'a ItemNames,
     /// The environment the item was checked in (its file's scope).
     pub env: &'a Env,
     pub at: ItemRef,
@@ -36,30 +36,22 @@ impl ItemInput<'_> {
     }
 }
 
-/// What an analysis gives for an item (its types, its names): at hand, or asked for
-/// (`get(index)`) when the item is lowered, which only an item the program uses is
-/// (`demand`).
-pub enum Asked<'a, T> {
-    Done(&'a T),
+/// What the checker learned about an item: at hand, or asked for (`check(index)`) when
+/// the item is lowered, which only an item the program uses is (`demand`).
+#[derive(Clone, Copy)]
+pub enum Checked<'a> {
+    Done(&'a ItemTypes),
     OnDemand {
-        get: &'a dyn Fn(u32) -> &'a T,
+        check: &'a dyn Fn(u32) -> &'a ItemTypes,
         index: u32,
     },
 }
 
-impl<T> Clone for Asked<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Asked<'_, T> {}
-
-impl<'a, T> Asked<'a, T> {
-    fn get(self) -> &'a T {
+impl<'a> Checked<'a> {
+    fn get(self) -> &'a ItemTypes {
         match self {
-            Asked::Done(value) => value,
-            Asked::OnDemand { get, index } => get(index),
+            Checked::Done(types) => types,
+            Checked::OnDemand { check, index } => check(index),
         }
     }
 }
@@ -419,7 +411,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             .iter()
             .map(|l| (l.binding, l.clone()))
             .collect();
-        let names = input.names.get();
+        let names = input.names;
         let uses = names
             .uses
             .iter()
@@ -456,7 +448,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
 
     /// The local that the field shorthand `name` of dict pattern `dict` binds.
     fn field_key(&self, dict: PatId, name: &str) -> Key {
-        let locals = &self.input.names.get().locals;
+        let locals = &self.input.names.locals;
         locals
             .iter()
             .position(|d| d.field_of == Some(dict) && d.name == name)
@@ -465,7 +457,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
 
     /// The `fn`'s parameter number `index`.
     fn param_key(&self, index: usize) -> Key {
-        let locals = &self.input.names.get().locals;
+        let locals = &self.input.names.locals;
         locals
             .iter()
             .position(|d| d.param_index == Some(index))
@@ -475,7 +467,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     /// The local a name written implicitly (an operator, `negate` for `-x`) denotes at
     /// `span`: the innermost one of that name visible there, if any.
     fn implicit_key(&self, name: &str, span: Span) -> Option<Key> {
-        let names = self.input.names.get();
+        let names = self.input.names;
         names
             .visible_over(span)
             .into_iter()
@@ -671,7 +663,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
         for b in bindings {
             let local = *self.binders.get(b)? as usize;
             let indices = &self.let_preds.get(b)?.indices;
-            for u in &self.input.names.get().uses {
+            for u in &self.input.names.uses {
                 if !matches!(u.target, Target::Local(i) if i == local) {
                     continue;
                 }
@@ -950,7 +942,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     fn hole(&mut self, name: Option<String>, span: Span) -> CodeId {
         // The innermost binding of each name, as `resolve_in` looks: a frame's locals, its
         // rec group, its captures, then the enclosing frame.
-        let locals = &self.input.names.get().locals;
+        let locals = &self.input.names.locals;
         let mut seen: Vec<(Rc<str>, Key)> = Vec::new();
         for frame in self.frames.iter().rev() {
             let visible = frame

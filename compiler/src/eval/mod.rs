@@ -29,7 +29,7 @@ use crate::db::{
     Database, SourceFile,
 };
 use crate::span::Span;
-use lower::{Asked, ItemInput, Lowerer};
+use lower::{Checked, ItemInput, Lowerer};
 use machine::{Machine, Settings};
 use print::Names;
 
@@ -205,21 +205,19 @@ fn lower_file(db: &Database, file: SourceFile) -> (ir::Program, natives::ListIds
     let env = &info.env.root;
     let prelude_env = prelude_env(db, prelude);
     let prelude_items = &parse(db, prelude.file(db)).items;
+    let prelude_names = crate::resolve::prelude_names(db, prelude);
     let check_prelude = |index: u32| prelude_item_types(db, prelude, index);
-    let resolve_prelude = |index: u32| crate::resolve::prelude_item_names(db, prelude, index);
     let mut inputs: Vec<ItemInput<'_>> = prelude_items
         .iter()
+        .zip(prelude_names)
         .enumerate()
-        .map(|(i, item)| ItemInput {
+        .map(|(i, (item, names))| ItemInput {
             item,
-            types: Asked::OnDemand {
-                get: &check_prelude,
+            types: Checked::OnDemand {
+                check: &check_prelude,
                 index: i as u32,
             },
-            names: Asked::OnDemand {
-                get: &resolve_prelude,
-                index: i as u32,
-            },
+            names,
             env: prelude_env,
             at: ItemRef::prelude(i as u32),
         })
@@ -240,8 +238,8 @@ fn lower_file(db: &Database, file: SourceFile) -> (ir::Program, natives::ListIds
             };
             inputs.push(ItemInput {
                 item,
-                types: Asked::Done(item_types_in(db, prelude, file, key)),
-                names: Asked::Done(crate::resolve::item_names(db, key)),
+                types: Checked::Done(item_types_in(db, prelude, file, key)),
+                names: crate::resolve::item_names(db, key),
                 env: file_env,
                 at: ItemRef::new(at_file, i as u32),
             });
