@@ -4,7 +4,7 @@
 //! stored tree made from other inputs is never used.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     lalrpop::process_src().expect("the Rex grammar must compile");
@@ -45,7 +45,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/syntax");
     for path in &inputs {
-        println!("cargo:rerun-if-changed={}", Path::new(path).display());
+        println!("cargo:rerun-if-changed={}", path.display());
     }
 }
 

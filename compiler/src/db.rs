@@ -151,9 +151,9 @@ pub fn item_key(db: &dyn salsa::Database, file: SourceFile, index: usize) -> Opt
 ///
 /// The prelude is read whole instead: its stored syntax tree when the text is the
 /// embedded prelude (`syntax::prelude_syntax`), else `parser::parse_text` (the same pieces
-/// parsed the same way, so the same tree). Its text is never edited, so keeping its pieces and items
-/// apart for re-use would only cost every run its share (interning about 200 pieces,
-/// naming their items and cloning every item out of its piece).
+/// parsed the same way, so the same tree). Its text is never edited, so keeping its
+/// pieces and items apart for re-use would only cost every run its share (interning about
+/// 200 pieces, naming their items and cloning every item out of its piece).
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> ParsedFile {
     if file.path(db) == PRELUDE_PATH {

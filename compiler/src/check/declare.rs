@@ -109,13 +109,7 @@ pub fn declare_prelude(items: &[Item]) -> PreludeDecls {
             },
         );
     }
-    let file = FileRef::Prelude;
-    b.declare_types(file, items);
-    b.declare_classes(file, items);
-    b.in_scope(file, |b| b.define_adts(file, items));
-    b.in_scope(file, |b| b.define_classes(file, items));
-    b.in_scope(file, |b| b.define_values(file, items));
-    b.in_scope(file, |b| b.define_instances(file, items));
+    b.declare_files(&[(FileRef::Prelude, items)], &Program::default());
     b.check_overlap(0);
     let scope = std::mem::take(&mut b.scopes[0]);
     let instances = b.env.instances.len();
@@ -148,33 +142,7 @@ pub fn build_program(prelude: &PreludeDecls, user: &[Item], program: &Program<'_
     };
     // One per module, then the checked file's own (a module may import it back).
     b.env.exports = Arc::new(vec![Exports::default(); program.modules.len() + 1]);
-    for &(file, items) in &files {
-        b.declare_types(file, items);
-    }
-    for &(file, items) in &files {
-        b.declare_classes(file, items);
-        if let FileRef::Module(_) = file {
-            b.reject_expressions(file, items);
-        }
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.import(program, file, items, false));
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.define_adts(file, items));
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.define_classes(file, items));
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.define_values(file, items));
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.define_instances(file, items));
-    }
-    for &(file, items) in &files {
-        b.in_scope(file, |b| b.import(program, file, items, true));
-    }
+    b.declare_files(&files, program);
     b.check_overlap(prelude.instances);
     b.finish(program.modules.len())
 }
@@ -208,6 +176,40 @@ pub(super) struct Builder {
 }
 
 impl Builder {
+    /// The declaration phases, each run over every file of `files` in turn: all types and
+    /// classes first, then imports of types and classes, constructors, class methods,
+    /// function signatures, instances, and imports of values (the prelude imports nothing).
+    fn declare_files(&mut self, files: &[(FileRef, &[Item])], program: &Program<'_>) {
+        for &(file, items) in files {
+            self.declare_types(file, items);
+        }
+        for &(file, items) in files {
+            self.declare_classes(file, items);
+            if let FileRef::Module(_) = file {
+                self.reject_expressions(file, items);
+            }
+        }
+        let importing = || files.iter().filter(|(f, _)| *f != FileRef::Prelude);
+        for &(file, items) in importing() {
+            self.in_scope(file, |b| b.import(program, file, items, false));
+        }
+        for &(file, items) in files {
+            self.in_scope(file, |b| b.define_adts(file, items));
+        }
+        for &(file, items) in files {
+            self.in_scope(file, |b| b.define_classes(file, items));
+        }
+        for &(file, items) in files {
+            self.in_scope(file, |b| b.define_values(file, items));
+        }
+        for &(file, items) in files {
+            self.in_scope(file, |b| b.define_instances(file, items));
+        }
+        for &(file, items) in importing() {
+            self.in_scope(file, |b| b.import(program, file, items, true));
+        }
+    }
+
     fn slot(&self, file: FileRef) -> usize {
         match file {
             FileRef::Prelude => 0,

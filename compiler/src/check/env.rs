@@ -306,13 +306,6 @@ impl Env {
         let adt = self.types.get(name)?.adt?;
         self.adts.get(adt)
     }
-
-    /// Builds the environment of a program from its prelude items and its own items (no
-    /// module is loaded: every import is reported missing).
-    pub fn build(prelude: &[Item], user: &[Item]) -> Env {
-        let prelude = super::declare::declare_prelude(prelude);
-        super::declare::build_program(&prelude, user, &super::imports::Program::default()).root
-    }
 }
 
 /// The identities spelled as themselves (`resolve` maps them to themselves) and the

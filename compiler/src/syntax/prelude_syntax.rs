@@ -16,8 +16,6 @@ mod key {
     include!(concat!(env!("OUT_DIR"), "/prelude_syntax_key.rs"));
 }
 
-/// Where the stored tree lives, relative to the compiler crate.
-pub const STORED_PATH: &str = "../stdlib/prelude.syntax";
 const STORED: &[u8] = include_bytes!("../../../stdlib/prelude.syntax");
 
 #[derive(Serialize, Deserialize)]
@@ -53,6 +51,9 @@ mod tests {
     use super::*;
     use crate::db::PRELUDE_SOURCE;
     use crate::syntax::parser::parse_text;
+
+    /// Where the stored tree lives, relative to the compiler crate.
+    const STORED_PATH: &str = "../stdlib/prelude.syntax";
 
     #[test]
     fn the_stored_prelude_syntax_is_the_prelude_parsed() {
