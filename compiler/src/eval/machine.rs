@@ -17,6 +17,8 @@ use super::print::Names;
 use super::value::{pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
 use super::{runtime, Fault, RunError};
 
+mod in_place;
+
 /// Steps between two looks at the gas budget and the interrupt flag.
 const CHECK_EVERY: u32 = 1 << 14;
 
@@ -88,6 +90,9 @@ struct Building {
     /// For `filter`: the last indeterminate condition, which the fold-and-reverse
     /// definition ends its result with (its `if` left stuck as the accumulator).
     stuck: Option<Value>,
+    /// The front of the result done in the input's own cells (`map_in_place`), ending in
+    /// the `Unit` that the rest of the result takes (`Unit` itself when nothing was).
+    prefix: Value,
 }
 
 #[derive(Clone)]
@@ -1763,14 +1768,22 @@ impl<'p> Machine<'p> {
     /// `n - 2` more arguments for its result): leaves `f` and `xs` on top and takes the
     /// first step.
     fn start_map(&mut self, filter: bool, base: usize, n: usize) -> Result<Flow, Fault> {
-        let [f, xs] = self.native_args::<2>(base, n);
+        let [f, mut xs] = self.native_args::<2>(base, n);
+        let rest = match self.map_in_place(filter, &f, &mut xs)? {
+            in_place::Rest::Done => {
+                self.vals.push(xs);
+                return Ok(Flow::Done);
+            }
+            in_place::Rest::Left(rest) => rest,
+        };
         self.vals.push(f);
-        self.vals.push(xs);
+        self.vals.push(rest);
         let items = self.spare.pop().unwrap_or_default();
         self.building.push(Building {
             items,
             cells: Vec::new(),
             stuck: None,
+            prefix: xs,
         });
         self.map_step(filter)
     }
@@ -1847,7 +1860,10 @@ impl<'p> Machine<'p> {
         let v = match &xs {
             Value::Tag(t) if *t == self.list.empty => match built.stuck {
                 Some(stuck) => Value::stuck(Stuck::Match { scrutinee: stuck }),
-                None => self.build_list_in(built.items.drain(..), &mut built.cells),
+                None => {
+                    let suffix = self.build_list_in(built.items.drain(..), &mut built.cells);
+                    in_place::attach(std::mem::take(&mut built.prefix), suffix)?
+                }
             },
             // The fold stops on the tail (its accumulator lost), and the reversal on that.
             Value::Stuck(_) => Value::stuck(Stuck::Match {

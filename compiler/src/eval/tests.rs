@@ -470,6 +470,47 @@ fn map_and_filter_build_their_results_in_the_cells_they_empty() {
 }
 
 #[test]
+fn map_and_filter_change_cells_nothing_else_holds_in_place_and_hand_the_rest_on() {
+    // The front of a list nothing else holds is mapped (filtered) in its own cells; a
+    // shared tail, an indeterminate condition or a function the machine must call hands
+    // the rest to the general loop, whose result is joined to that front.
+    let shared_tail = format!("{RANGE}let t = range 3 in (map (\\x -> x * 2) (Cons 10 (Cons 20 t)), filter (\\x -> x != 20) (Cons 10 (Cons 20 t)), t)");
+    assert_eq!(
+        value(&shared_tail),
+        "([20i32, 40i32, 2i32, 4i32, 6i32], [10i32, 1i32, 2i32, 3i32], [1i32, 2i32, 3i32])"
+    );
+    assert_eq!(
+        value(&format!(
+            "{RANGE}filter (\\x -> if x == 3 then x > ?k else x > 1) (range 5)"
+        )),
+        "match (if (3i32 > ?k) then ... else ...) ..."
+    );
+    assert_eq!(
+        value(&format!("{RANGE}(filter (\\x -> x > 9) (range 5), filter (\\x -> x < 9) (range 3), map (\\x -> x) (map (\\x -> x + 1) Empty))")),
+        "([], [1i32, 2i32, 3i32], [])"
+    );
+    let slow = "fn slow : i32 -> i32 = \\x -> match x when 0 -> 100 when _ -> x * 2\n";
+    assert_eq!(
+        value(&format!("{RANGE}{slow}(map slow (map (\\x -> x - 1) (range 3)), filter (\\x -> slow x > 2) (range 3))")),
+        "([100i32, 2i32, 4i32], [2i32, 3i32])"
+    );
+    assert_eq!(
+        value(&format!(
+            "{RANGE}map (\\x -> x + 1) (filter (\\x -> x > 1) (Cons 1 (Cons 2 ?rest)))"
+        )),
+        "match (match (match (match ?rest ...) ...) ...) ..."
+    );
+    let err =
+        run(&format!("{RANGE}map (\\x -> 10 % (x - 2)) (range 4)")).expect_err("divides by 0");
+    assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
+    // One step per element, as the general loop counts them.
+    let steps = |code: &str| run_limited(&format!("{RANGE}{code}"), &Limits::default()).1;
+    let shared = steps("let xs = range 50 in (count (filter (\\x -> x > 9) xs), xs)");
+    let own = steps("let xs = range 50 in (count (filter (\\x -> x > 9) xs), 0)");
+    assert_eq!(own, shared, "in place {own}, shared {shared}");
+}
+
+#[test]
 fn natives_nested_one_level_keep_their_errors_and_holes() {
     // `(x * k) % m` is computed in place; its errors and indeterminate values are the
     // general path's.
