@@ -177,9 +177,14 @@ impl<'a> Lowerer<'a> {
         let mut sources = Vec::new();
         for (k, input) in inputs.iter().enumerate() {
             if let ItemKind::Fn(decl) = &input.item.kind {
-                let dicts = crate::check::env::fn_scheme(self.env, input.item, decl)
-                    .map(|(s, _)| s.preds.len() as u32)
-                    .unwrap_or(0);
+                // The scheme its file's environment declared (lowered again only for a
+                // `fn` that did not get its name there, one declared twice).
+                let dicts = match input.env.values.get(decl.name.text.as_str()) {
+                    Some(v) if v.origin == input.at => v.scheme.preds.len() as u32,
+                    _ => crate::check::env::fn_scheme(self.env, input.item, decl)
+                        .map(|(s, _)| s.preds.len() as u32)
+                        .unwrap_or(0),
+                };
                 let name: Rc<str> = Rc::from(decl.name.text.as_str());
                 let id = self.program.globals.len() as u32;
                 self.program.globals.push(Global {
