@@ -14,7 +14,9 @@ use super::kernel::{Kernels, Stop};
 use super::kernel_register::{Register, Scalar};
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
-use super::value::{pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value};
+use super::value::{
+    into_pair_parts, pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value,
+};
 use super::{runtime, Fault, RunError};
 
 mod in_place;
@@ -1727,11 +1729,17 @@ impl<'p> Machine<'p> {
     /// of the list wait below its arguments for `K::FoldNext`), or pushes the result.
     /// Elements whose call `apply_quick` computes in place are folded in this loop.
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
-        while let Value::Node(node) = &mut xs {
-            if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
-                break;
-            }
-            let Some((y, rest)) = pair_parts(node) else {
+        loop {
+            let cell = match xs {
+                Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
+                    node
+                }
+                other => {
+                    xs = other;
+                    break;
+                }
+            };
+            let Some((y, rest)) = into_pair_parts(cell) else {
                 return Err(runtime("broken list cell"));
             };
             xs = rest;

@@ -223,6 +223,26 @@ pub fn pair_parts(node: &mut Rc<Node>) -> Option<(Value, Value)> {
     }
 }
 
+/// `pair_parts` taking the node: one nothing else holds is freed at once, its parts
+/// moved out and the emptied node never looked at again (the general `drop` would walk
+/// its emptied parts and drop each). `None` for other nodes.
+#[inline(always)]
+pub fn into_pair_parts(node: Rc<Node>) -> Option<(Value, Value)> {
+    match Rc::try_unwrap(node) {
+        Ok(node) => match empty(node) {
+            Fields::Inline {
+                len: 2,
+                items: [a, b],
+            } => Some((a, b)),
+            _ => None,
+        },
+        Err(shared) => match &shared.fields[..] {
+            [a, b] => Some((a.clone(), b.clone())),
+            _ => None,
+        },
+    }
+}
+
 impl Drop for Node {
     /// Takes uniquely owned children apart in a loop instead of recursively.
     fn drop(&mut self) {
