@@ -752,9 +752,9 @@ impl Builder {
         // Only instances of one class whose heads agree on every outer constructor may
         // overlap: the others are told apart without unifying (the prelude's 144
         // instances made 10,000 pairs).
-        let mut by_class: BTreeMap<&str, Vec<(usize, Vec<Option<Outer>>)>> = BTreeMap::new();
+        let mut by_class: BTreeMap<&str, Vec<(usize, Heads)>> = BTreeMap::new();
         for (j, b) in self.env.instances.iter().enumerate() {
-            let head: Vec<Option<Outer>> = b.head.iter().map(outer).collect();
+            let head: Heads = b.head.iter().map(outer).collect();
             let earlier = by_class.entry(&b.class).or_default();
             if j >= from {
                 let apart = |other: &[Option<Outer>]| {
@@ -852,6 +852,9 @@ enum Outer<'a> {
     Fun,
     Tuple(usize),
 }
+
+/// The outer constructors of an instance's head types, in order.
+type Heads<'a> = Vec<Option<Outer<'a>>>;
 
 fn outer(t: &Ty) -> Option<Outer<'_>> {
     let mut args = 0;

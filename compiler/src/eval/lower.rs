@@ -130,6 +130,8 @@ pub struct Lowerer<'a> {
     field_names: HashMap<String, Rc<str>>,
     /// The globals and instances referred to so far.
     demand: Demand,
+    /// The instances whose superclass dictionary codes are computed (`ensure_supers`).
+    supers_done: Vec<bool>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -165,6 +167,7 @@ impl<'a> Lowerer<'a> {
             native_methods: HashMap::new(),
             field_names: HashMap::new(),
             demand: Demand::default(),
+            supers_done: Vec::new(),
         }
     }
 
@@ -274,7 +277,7 @@ impl<'a> Lowerer<'a> {
             let nmethods = class.map(|c| c.methods.len()).unwrap_or(0);
             let nsupers = class.map(|c| c.supers.len()).unwrap_or(0);
             let head = inst.head.first().and_then(|t| t.head_name()).map(Rc::from);
-            // Placeholders until every instance is declared (dictionaries size by them).
+            // Superclass placeholders until `ensure_supers` (dictionaries size by them).
             self.program.instances.push(InstanceInfo {
                 class: inst.class.to_string().into(),
                 head,
@@ -301,13 +304,23 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        for i in 0..self.env.instances.len() {
-            let supers = instance_supers(self.env, i)
-                .iter()
-                .map(|ev| self.instance_param_dict(ev))
-                .collect();
-            self.program.instances[i].supers = supers;
+        self.supers_done = vec![false; env.instances.len()];
+    }
+
+    /// Computes the superclass dictionary codes of instance `i` in place of their
+    /// placeholders, once: only for the instances a lowered program can build a dictionary
+    /// of (`lower_instance`) or whose superclass a static dictionary reads (`static_dict`),
+    /// not for all the prelude's at every run.
+    fn ensure_supers(&mut self, i: usize) {
+        match self.supers_done.get_mut(i) {
+            Some(done @ false) => *done = true,
+            _ => return,
         }
+        let supers = instance_supers(self.env, i)
+            .iter()
+            .map(|ev| self.instance_param_dict(ev))
+            .collect();
+        self.program.instances[i].supers = supers;
     }
 
     /// A dictionary in terms of an instance's parameters (superclass evidence).
@@ -337,6 +350,7 @@ impl<'a> Lowerer<'a> {
         inputs: &[ItemInput<'_>],
         by_ref: &HashMap<ItemRef, usize>,
     ) {
+        self.ensure_supers(i);
         for code in self.program.instances[i].supers.clone() {
             self.demand.dict(&code);
         }
@@ -374,6 +388,9 @@ impl<'a> Lowerer<'a> {
             }
             Evidence::Super { of, index } => {
                 let of = self.static_dict(of);
+                if let Some(d) = &of {
+                    self.ensure_supers(d.instance as usize);
+                }
                 of.and_then(|d| super_dict(&self.program, &d, *index))
             }
             Evidence::Param { .. } | Evidence::Unresolved => None,
