@@ -748,6 +748,10 @@ impl Builder {
     /// reported, on its head. Only the instances from `from` on are checked against those
     /// before them (the earlier ones were checked among themselves already).
     fn check_overlap(&mut self, from: usize) {
+        if from >= self.env.instances.len() {
+            // No instance of its own: nothing new can overlap (most programs).
+            return;
+        }
         let mut reports = Vec::new();
         // Only instances of one class whose heads agree on every outer constructor may
         // overlap: the others are told apart without unifying (the prelude's 144
