@@ -217,6 +217,12 @@ pub fn pair_parts(node: &mut Rc<Node>) -> Option<(Value, Value)> {
             _ => None,
         };
     }
+    copied_pair(node)
+}
+
+/// Copies of both parts of a two-part node another also holds.
+#[inline(always)]
+fn copied_pair(node: &Node) -> Option<(Value, Value)> {
     match &node.fields[..] {
         [a, b] => Some((a.clone(), b.clone())),
         _ => None,
@@ -236,10 +242,7 @@ pub fn into_pair_parts(node: Rc<Node>) -> Option<(Value, Value)> {
             } => Some((a, b)),
             _ => None,
         },
-        Err(shared) => match &shared.fields[..] {
-            [a, b] => Some((a.clone(), b.clone())),
-            _ => None,
-        },
+        Err(shared) => copied_pair(&shared),
     }
 }
 
