@@ -193,11 +193,13 @@ pub(super) enum Ins {
         base: Reg,
     },
     /// The same in tail position: the callee's `n` first registers move to the running
-    /// frame's first ones and the callee replaces it.
+    /// frame's first ones and the callee replaces it, except the parameters in `keep`
+    /// (bit `i`: parameter `i`), which hold their arguments already.
     TailCall {
         kernel: u32,
         base: Reg,
         n: u8,
+        keep: u8,
     },
     Ret {
         src: Reg,
@@ -484,9 +486,17 @@ impl Kernels {
                         top = callee.regs as usize;
                         break;
                     }
-                    Ins::TailCall { kernel, base, n } => {
+                    Ins::TailCall {
+                        kernel,
+                        base,
+                        n,
+                        keep,
+                    } => {
                         tick(budget)?;
                         for i in 0..n {
+                            if i < 8 && keep & (1 << i) != 0 {
+                                continue;
+                            }
                             let v = f[base.wrapping_add(i) as usize].take();
                             f[i as usize].set(v);
                         }

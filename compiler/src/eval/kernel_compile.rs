@@ -578,28 +578,101 @@ impl Compile<'_> {
         } else {
             callee.slots + callee.captures
         };
+        // A kernel calling itself in tail position keeps its captured values where they
+        // are (its own registers), and computes an argument straight into its parameter
+        // where that parameter's value is read no more (`stays`, `direct`): `q` in
+        // `safe q (d + 1) rest` stays, `d + 1` and `rest` go there.
+        let again = tail
+            && kernel == self.me
+            && (captures.iter().enumerate()).all(|(i, r)| u32::from(*r) == self.slots + i as u32);
         let base = self.next;
         for _ in 0..width {
             self.temp()?;
         }
+        let mut keep = 0u8;
         for (i, a) in args.iter().enumerate() {
-            self.expr(*a, (base + i as u32) as Reg, false)?;
+            if again && self.stays(args, i) {
+                keep |= 1 << i;
+                continue;
+            }
+            let dst = if again && self.direct(args, i) {
+                keep |= 1 << i;
+                i as Reg
+            } else {
+                (base + i as u32) as Reg
+            };
+            self.expr(*a, dst, false)?;
             self.next = base + width;
         }
-        for (i, src) in captures.iter().enumerate() {
-            let dst = (base + callee.slots + i as u32) as Reg;
-            self.emit(Ins::Copy { dst, src: *src });
+        if !again {
+            for (i, src) in captures.iter().enumerate() {
+                let dst = (base + callee.slots + i as u32) as Reg;
+                self.emit(Ins::Copy { dst, src: *src });
+            }
         }
         self.b.calls[self.me as usize].push(kernel);
         self.next = base;
         let base = base as Reg;
         if tail {
-            let n = u8::try_from(width).ok()?;
-            self.emit(Ins::TailCall { kernel, base, n });
+            // (Its `let`s' registers are emptied as before: the reserved temporaries
+            // above the arguments hold nothing.)
+            let moved = if again && !captures.is_empty() {
+                callee.slots
+            } else {
+                width
+            };
+            let mut n = u8::try_from(moved).ok()?;
+            // (Nothing to move from the last parameters on that hold theirs already.)
+            while n > 0 && n <= 8 && keep & (1 << (n - 1)) != 0 {
+                n -= 1;
+                keep &= !(1 << n);
+            }
+            self.emit(Ins::TailCall {
+                kernel,
+                base,
+                n,
+                keep,
+            });
         } else {
             self.emit(Ins::Call { kernel, dst, base });
         }
         Some(())
+    }
+
+    /// Whether, from argument `i` of a kernel's call of itself in tail position on, the
+    /// code reads parameter `i`'s register no more but for that argument: no later
+    /// argument reads the parameter, and the register keeps no node for the code below
+    /// (a `NodeIn`'s token, parts to bind or to release).
+    fn free_from(&self, args: &[CodeId], i: usize) -> bool {
+        let (s, r) = (i as u32, i as Reg);
+        self.slot(s) == Some(r)
+            && !args[i + 1..]
+                .iter()
+                .any(|l| liveness::reads(self.prog, *l).has(s))
+            && !self.tokens.iter().any(|t| t.0 == r)
+            && !self.known.iter().any(|k| k.0 == r)
+            && !self.pending.iter().any(|p| p.node == r)
+    }
+
+    /// Whether argument `i` (as in `free_from`) is parameter `i`'s own value: it stays in
+    /// its register.
+    fn stays(&self, args: &[CodeId], i: usize) -> bool {
+        matches!(self.prog.code[args[i] as usize], Code::Local(v) | Code::Move(v) if v == i as u32)
+            && self.free_from(args, i)
+    }
+
+    /// Whether argument `i` (as in `free_from`) can be computed straight into parameter
+    /// `i`'s register: its code does not read the parameter, or reads it in its one
+    /// instruction (a native on variables and constants, `d + 1`; code such as `&&`
+    /// stores into its register before it reads its operands again).
+    fn direct(&self, args: &[CodeId], i: usize) -> bool {
+        let one_instruction = match &self.prog.code[args[i] as usize] {
+            Code::Prim1(_, a) => self.is_leaf(*a),
+            Code::Prim2(_, a, b) => self.is_leaf(*a) && self.is_leaf(*b),
+            _ => false,
+        };
+        self.free_from(args, i)
+            && (one_instruction || !liveness::reads(self.prog, args[i]).has(i as u32))
     }
 
     /// A node of `kind` whose parts are `parts`, into `dst`: in the memory of an emptied

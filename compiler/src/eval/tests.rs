@@ -643,6 +643,36 @@ fn functions_on_integers_and_booleans_run_as_kernels_with_the_machines_values() 
     assert_kernel_values(&program, 6, &cases);
 }
 
+/// A kernel calling itself in tail position leaves its captured values and the
+/// arguments already in their parameters where they are, and computes others straight
+/// into their parameters where nothing after reads them: swapped arguments, an argument
+/// read again by a later one, `&&` over its own parameter, a list cell kept for re-use,
+/// a `let rec` loop's captures, all give the machine's values.
+#[test]
+fn a_kernels_tail_calls_of_itself_keep_what_stays_in_place() {
+    let swap = "fn swap : i32 -> i32 -> i32 -> i32 = \\a b n -> if n == 0 then a * 10 + b else swap b a (n - 1)\n";
+    let same = "fn same : i32 -> i32 -> i32 = \\a n -> if n == 0 then a else same a (n - 1)\n";
+    let again = "fn again : i32 -> i32 -> i32 -> i32 = \\a b n -> if n == 0 then a - b else again (a + 1) (a * 2 + b) (n - 1)\n";
+    let flags = "fn flags : bool -> i32 -> bool = \\b n -> if n == 0 then b else flags (b && n % 2 == 0 || n == 1) (n - 1)\n";
+    let rev = "fn rev : List i32 -> List i32 -> List i32 = \\xs acc -> match xs when Empty -> acc when Cons x rest -> rev rest (Cons x acc)\n";
+    let walk = "fn walk : List i32 -> i32 -> i32 = \\xs acc -> match xs when Empty -> acc when Cons x rest -> walk rest (acc + x)\n";
+    let steps = "fn steps : i32 -> i32 -> i32 = \\n step -> let rec go = \\k acc -> if k > n then acc else go (k + step) (acc + k * step) in go 0 0\n";
+    let program = format!("{swap}{same}{again}{flags}{rev}{walk}{steps}");
+    let cases = [
+        ("(swap 1 2 3, swap 1 2 4)", "(21i32, 12i32)"),
+        ("same 7 5", "7i32"),
+        ("again 1 1 5", "-25i32"),
+        (
+            "(flags true 4, flags false 0, flags true 1)",
+            "(true, false, true)",
+        ),
+        ("rev [1, 2, 3] []", "[3i32, 2i32, 1i32]"),
+        ("walk [1, 2, 3, 4] 10", "20i32"),
+        ("(steps 10 3, steps 7 1)", "(54i32, 28i32)"),
+    ];
+    assert_kernel_values(&program, 7, &cases);
+}
+
 #[test]
 fn a_kernels_errors_are_the_machines() {
     let overflow =
