@@ -218,6 +218,8 @@ pub struct Global {
 pub struct CtorInfo {
     pub name: Rc<str>,
     pub arity: u32,
+    /// Its type's index (constructors of one type share it).
+    pub adt: u32,
     /// The prelude's list constructors print as `[a, b]`.
     pub list: Option<ListCtor>,
 }

@@ -104,6 +104,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             tokens: Vec::new(),
             known: Vec::new(),
             pending: Vec::new(),
+            not_ctors: Vec::new(),
         };
         // The result into a temporary: the parameters stay readable to the end.
         let body = prog.lambdas[job.lambda as usize].body;
@@ -238,6 +239,9 @@ struct Compile<'a> {
     /// Parts of nodes held by variables that an arm in tail position binds where its
     /// code reads them (`Pending`).
     pending: Vec<Pending>,
+    /// The constructors a `match`'s scrutinee register holds none of, from the tests of
+    /// the arms before the one being compiled (`arms`).
+    not_ctors: Vec<(Reg, u32)>,
 }
 
 /// What a path keeps (`Compile::tokens`, `known` and `pending`).
@@ -605,9 +609,14 @@ impl Compile<'_> {
             self.next = base + width;
         }
         if !again {
+            // (Moved, in tail position: nothing in this frame reads them after the call.)
             for (i, src) in captures.iter().enumerate() {
-                let dst = (base + callee.slots + i as u32) as Reg;
-                self.emit(Ins::Copy { dst, src: *src });
+                let (dst, src) = ((base + callee.slots + i as u32) as Reg, *src);
+                self.emit(if tail {
+                    Ins::Take { dst, src }
+                } else {
+                    Ins::Copy { dst, src }
+                });
             }
         }
         self.b.calls[self.me as usize].push(kernel);
@@ -906,6 +915,7 @@ impl Compile<'_> {
                 })
                 .collect()
         });
+        let outer = std::mem::take(&mut self.not_ctors);
         for (k, (pat, body)) in arms.iter().enumerate() {
             let mut fails = Vec::new();
             let mut binds = Vec::new();
@@ -922,6 +932,18 @@ impl Compile<'_> {
                 _ if tuple => return None,
                 _ => self.pattern(pat, items[0].0, &mut fails, &mut binds)?,
             }
+            // An arm whose one test is a constructor's on a scrutinee tells the next
+            // arms that the scrutinee holds another constructor.
+            let excluded = match fails[..] {
+                [at] => match self.b.code[at] {
+                    Ins::JumpUnlessCtor { r, ctor, .. } if items.iter().any(|i| i.0 == r) => {
+                        Some((r, ctor))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            let tested = std::mem::take(&mut self.not_ctors);
             // The pattern's temporaries stay the arm's: they may keep emptied nodes.
             let temps = (mark, self.next);
             let saved = self.path();
@@ -940,6 +962,8 @@ impl Compile<'_> {
             self.expr(*body, dst, tail)?;
             self.restore(saved);
             self.next = mark;
+            self.not_ctors = tested;
+            self.not_ctors.extend(excluded);
             if !tail {
                 to_end.push(self.emit(Ins::Jump { to: 0 }));
             }
@@ -959,11 +983,28 @@ impl Compile<'_> {
                 break;
             }
         }
+        self.not_ctors = outer;
         self.emit(Ins::GiveUp);
         for jump in to_end {
             self.patch(jump);
         }
         Some(())
+    }
+
+    /// Whether register `r` holds constructor `ctor` for certain: the tests of earlier
+    /// arms found it to be none of the other constructors of its type (so it is no
+    /// indeterminate value either), and a pattern of its arity matches it.
+    fn only_left(&self, r: Reg, ctor: u32, bare: bool) -> bool {
+        let ctors = &self.prog.ctors;
+        let Some(info) = ctors.get(ctor as usize) else {
+            return false;
+        };
+        let excluded = |c: u32| self.not_ctors.contains(&(r, c));
+        bare == (info.arity == 0)
+            && self.not_ctors.iter().any(|n| n.0 == r)
+            && (0..ctors.len() as u32)
+                .filter(|c| *c != ctor && ctors[*c as usize].adt == info.adt)
+                .all(excluded)
     }
 
     /// Binds an arm's variables once its tests passed (`binds`, from `pattern`). A node
@@ -1074,12 +1115,14 @@ impl Compile<'_> {
             }
             Pat::Ctor(ctor, subs) => {
                 let (ctor, bare) = (*ctor, subs.is_empty());
-                fails.push(self.emit(Ins::JumpUnlessCtor {
-                    r,
-                    bare,
-                    ctor,
-                    to: 0,
-                }));
+                if !self.only_left(r, ctor, bare) {
+                    fails.push(self.emit(Ins::JumpUnlessCtor {
+                        r,
+                        bare,
+                        ctor,
+                        to: 0,
+                    }));
+                }
                 subs
             }
             Pat::Tuple(subs) => {

@@ -155,6 +155,7 @@ impl<'a> Lowerer<'a> {
             program.ctors.push(CtorInfo {
                 name: Rc::from(&*c.name),
                 arity: c.fields.len() as u32,
+                adt: c.adt as u32,
                 list: kind,
             });
         }

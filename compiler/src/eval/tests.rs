@@ -673,6 +673,40 @@ fn a_kernels_tail_calls_of_itself_keep_what_stays_in_place() {
     assert_kernel_values(&program, 7, &cases);
 }
 
+/// A constructor test that the arms before it decide (the scrutinee is none of the
+/// type's other constructors) is left out; the values stay the machine's, for types of
+/// two and three constructors, nested patterns, matches on tuples, and holes.
+#[test]
+fn kernels_leave_out_the_constructor_tests_earlier_arms_decide() {
+    let types = "type Shape = Dot | Line i32 | Box i32 i32\n";
+    let area = "fn area : Shape -> i32 = \\s -> match s when Dot -> 0 when Line n -> n when Box w h -> w * h\n";
+    let late = "fn late : Shape -> i32 = \\s -> match s when Box w h -> w + h when Dot -> 1 when Line n -> n * 10\n";
+    let pairs = "fn both : List i32 -> List i32 -> i32 = \\xs ys -> match (xs, ys) when (Empty, _) -> 0 when (_, Empty) -> 1 when (Cons x _, Cons y _) -> x + y\n";
+    let deep = "fn deep : List i32 -> i32 = \\xs -> match xs when Cons a (Cons b _) -> a + b when Empty -> 0 when Cons a Empty -> a\n";
+    let program = format!("{types}{area}{late}{pairs}{deep}");
+    let cases = [
+        (
+            "(area Dot, area (Line 4), area (Box 2 3))",
+            "(0i32, 4i32, 6i32)",
+        ),
+        (
+            "(late Dot, late (Line 4), late (Box 2 3))",
+            "(1i32, 40i32, 5i32)",
+        ),
+        (
+            "(both [] [1], both [1] [], both [2] [3])",
+            "(0i32, 1i32, 5i32)",
+        ),
+        ("(deep [1, 2, 3], deep [], deep [7])", "(3i32, 0i32, 7i32)"),
+    ];
+    assert_kernel_values(&program, 4, &cases);
+    // A hole as the scrutinee: the first test gives the call back to the machine.
+    let (outcome, _) = kernel_outcome(&format!("{program}area ?s"), Limits::default());
+    assert!(outcome.expect("runs").contains("?s"));
+    let (outcome, _) = kernel_outcome(&format!("{program}both [1] ?ys"), Limits::default());
+    assert!(outcome.expect("runs").contains("?ys"));
+}
+
 #[test]
 fn a_kernels_errors_are_the_machines() {
     let overflow =
