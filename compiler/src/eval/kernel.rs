@@ -154,6 +154,21 @@ pub(super) enum Ins {
         n: u8,
         token: Reg,
     },
+    /// `Node` returned at once (a `Node` just before the `Ret` of its register): the
+    /// node is the frame's result, never stored in a register (read back whole, a value
+    /// just written as a tag and a payload stalls the processor).
+    NodeRet {
+        kind: NodeKind,
+        base: Reg,
+        n: u8,
+    },
+    /// `NodeIn` returned at once, as `NodeRet`.
+    NodeInRet {
+        kind: NodeKind,
+        base: Reg,
+        n: u8,
+        token: Reg,
+    },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
     /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
     /// register `to[i]`, moved out where nothing else holds the node and copied
@@ -362,6 +377,23 @@ impl Kernels {
             Ok(())
         };
         tick(budget)?;
+        // Returns value `v` from the running frame: its registers are emptied, and the
+        // caller goes on with `v` in its register (or the run ends with it).
+        macro_rules! ret {
+            ($f:ident, $v:expr) => {{
+                let v = $v;
+                R::clear(&mut $f[..top.min(MAX_REGS)]);
+                let Some(caller) = frames.pop() else {
+                    return Ok(v);
+                };
+                pc = caller.pc as usize;
+                bp = caller.bp as usize;
+                top = caller.top as usize;
+                // The caller's frame is below this one: its registers exist.
+                regs[bp + caller.dst as usize].set(v);
+                break;
+            }};
+        }
         loop {
             // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`,
             // with no bounds to check); the stack always reaches past its end.
@@ -454,6 +486,20 @@ impl Kernels {
                         let v = R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?;
                         f[dst as usize].set(v);
                     }
+                    Ins::NodeRet { kind, base, n } => {
+                        let parts = &mut f[base as usize..base as usize + n as usize];
+                        ret!(f, R::node(kind, parts).ok_or(Stop::GiveUp)?)
+                    }
+                    Ins::NodeInRet {
+                        kind,
+                        base,
+                        n,
+                        token,
+                    } => {
+                        let token = f[token as usize].take();
+                        let parts = &mut f[base as usize..base as usize + n as usize];
+                        ret!(f, R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?)
+                    }
                     Ins::Unpack { src, to, n, keep } => {
                         R::unpack(f, src, to, n, keep).ok_or(Stop::GiveUp)?;
                     }
@@ -504,19 +550,7 @@ impl Kernels {
                         pc = callee.entry as usize;
                         top = top.max(callee.regs as usize);
                     }
-                    Ins::Ret { src } => {
-                        let v = f[src as usize].take();
-                        R::clear(&mut f[..top.min(MAX_REGS)]);
-                        let Some(caller) = frames.pop() else {
-                            return Ok(v);
-                        };
-                        pc = caller.pc as usize;
-                        bp = caller.bp as usize;
-                        top = caller.top as usize;
-                        // The caller's frame is below this one: its registers exist.
-                        regs[bp + caller.dst as usize].set(v);
-                        break;
-                    }
+                    Ins::Ret { src } => ret!(f, f[src as usize].take()),
                 }
             }
         }

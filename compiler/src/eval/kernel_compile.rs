@@ -150,8 +150,9 @@ pub(super) fn compile(prog: &Program) -> Kernels {
 
 /// Code just before a `Ret` that the return does anyway becomes that return: a move or
 /// copy into the register it returns becomes the return of its source (`n` in
-/// `if n < 2 then n`: one dispatch fewer for half of fib's calls), and a `Clear` of other
-/// registers the return itself (it empties the frame). Walked backwards, so that a run of
+/// `if n < 2 then n`: one dispatch fewer for half of fib's calls), a `Clear` of other
+/// registers the return itself (it empties the frame), and a node built into it the
+/// return of the node (`NodeRet`, `NodeInRet`). Walked backwards, so that a run of
 /// such instructions becomes returns. The instructions stay where they are (a jump may
 /// land on the `Ret`).
 fn return_in_place(code: &mut [Ins]) {
@@ -164,6 +165,19 @@ fn return_in_place(code: &mut [Ins]) {
             Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => {
                 Ins::Ret { src: r }
             }
+            Ins::Node { kind, dst, base, n } if dst == r => Ins::NodeRet { kind, base, n },
+            Ins::NodeIn {
+                kind,
+                dst,
+                base,
+                n,
+                token,
+            } if dst == r => Ins::NodeInRet {
+                kind,
+                base,
+                n,
+                token,
+            },
             other => other,
         };
     }
@@ -1259,6 +1273,8 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::Part { .. }
         | Ins::Node { .. }
         | Ins::NodeIn { .. }
+        | Ins::NodeRet { .. }
+        | Ins::NodeInRet { .. }
         | Ins::Unpack { .. }
         | Ins::Spare { .. }
         | Ins::TupleField { .. } => false,
