@@ -470,8 +470,7 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::Node { kind, dst, base, n } => {
-                        let parts = &mut f[base as usize..base as usize + n as usize];
-                        let v = R::node(kind, parts).ok_or(Stop::GiveUp)?;
+                        let v = node(f, kind, base, n)?;
                         f[dst as usize].set(v);
                     }
                     Ins::NodeIn {
@@ -481,25 +480,16 @@ impl Kernels {
                         n,
                         token,
                     } => {
-                        let token = f[token as usize].take();
-                        let parts = &mut f[base as usize..base as usize + n as usize];
-                        let v = R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?;
+                        let v = node_in(f, kind, base, n, token)?;
                         f[dst as usize].set(v);
                     }
-                    Ins::NodeRet { kind, base, n } => {
-                        let parts = &mut f[base as usize..base as usize + n as usize];
-                        ret!(f, R::node(kind, parts).ok_or(Stop::GiveUp)?)
-                    }
+                    Ins::NodeRet { kind, base, n } => ret!(f, node(f, kind, base, n)?),
                     Ins::NodeInRet {
                         kind,
                         base,
                         n,
                         token,
-                    } => {
-                        let token = f[token as usize].take();
-                        let parts = &mut f[base as usize..base as usize + n as usize];
-                        ret!(f, R::node_in(kind, parts, token).ok_or(Stop::GiveUp)?)
-                    }
+                    } => ret!(f, node_in(f, kind, base, n, token)?),
                     Ins::Unpack { src, to, n, keep } => {
                         R::unpack(f, src, to, n, keep).ok_or(Stop::GiveUp)?;
                     }
@@ -555,6 +545,27 @@ impl Kernels {
             }
         }
     }
+}
+
+/// The node `Ins::Node` builds of registers `base..base + n` of frame `f` (moved out).
+#[inline(always)]
+fn node<R: Register>(f: &mut [R; MAX_REGS], kind: NodeKind, base: Reg, n: u8) -> Result<R, Stop> {
+    let parts = &mut f[base as usize..base as usize + n as usize];
+    R::node(kind, parts).ok_or(Stop::GiveUp)
+}
+
+/// The node `Ins::NodeIn` builds: `node`'s, in the emptied node register `token` keeps.
+#[inline(always)]
+fn node_in<R: Register>(
+    f: &mut [R; MAX_REGS],
+    kind: NodeKind,
+    base: Reg,
+    n: u8,
+    token: Reg,
+) -> Result<R, Stop> {
+    let token = f[token as usize].take();
+    let parts = &mut f[base as usize..base as usize + n as usize];
+    R::node_in(kind, parts, token).ok_or(Stop::GiveUp)
 }
 
 /// Registers a deep recursion's stack reserves at once (4 MiB of values), once it holds
