@@ -58,15 +58,20 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    let status = stack::run_with_large_stack(move || match cli.command {
-        Command::Check(args) => check::run(&args, cli.color),
-        Command::Run(args) => run::run(&args, cli.color),
-        Command::Ide(args) => ide::run(&args),
-        Command::Fill(args) => fill::run(&args),
-        Command::Lsp(args) => lsp::run(&args),
-        Command::Mcp(args) => mcp::run(&args),
-        Command::Playground(args) => playground::run(&args),
+    // The arguments are parsed on the analysis thread too: the main thread then allocates
+    // almost nothing, and its allocator's heap touches one huge page instead of two
+    // (a cleared 2 MiB page is about 4% of a small `rex run`).
+    let status = stack::run_with_large_stack(|| {
+        let cli = Cli::parse();
+        match cli.command {
+            Command::Check(args) => check::run(&args, cli.color),
+            Command::Run(args) => run::run(&args, cli.color),
+            Command::Ide(args) => ide::run(&args),
+            Command::Fill(args) => fill::run(&args),
+            Command::Lsp(args) => lsp::run(&args),
+            Command::Mcp(args) => mcp::run(&args),
+            Command::Playground(args) => playground::run(&args),
+        }
     });
     status.into()
 }
