@@ -1,5 +1,5 @@
 //! The `rex` command-line tool. Each subcommand lives in its own module; this file only parses
-//! the arguments and runs the chosen command on a thread with a large stack.
+//! the arguments and runs the chosen command on a large stack.
 
 mod check;
 mod exit;
@@ -58,9 +58,7 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    // The arguments are parsed on the analysis thread too: the main thread then allocates
-    // almost nothing, and its allocator's heap touches one huge page instead of two
-    // (a cleared 2 MiB page is about 4% of a small `rex run`).
+    // The arguments are parsed on the large stack too (`stack`).
     let status = stack::run_with_large_stack(|| {
         let cli = Cli::parse();
         match cli.command {

@@ -1,27 +1,24 @@
-//! Analysis runs on a dedicated thread with a large stack, so that deeply nested input is
-//! stopped by the compiler's own depth limits and never by a stack overflow.
+//! Analysis runs on a large stack, so that deeply nested input is stopped by the
+//! compiler's own depth limits and never by a stack overflow. The stack is the main
+//! thread's own, grown (`stacker`): a second thread cost a start-up its own allocator
+//! heap (a cleared 2 MiB page) and its creation.
+
+use std::panic::{self, AssertUnwindSafe};
 
 use crate::exit::Status;
 
-/// Stack size of the analysis thread. Virtual memory only: pages are committed on use.
+/// Size of the stack analysis runs on. Virtual memory only: pages are committed on use.
 pub const ANALYSIS_STACK_BYTES: usize = 256 * 1024 * 1024;
 
-pub fn run_with_large_stack(work: impl FnOnce() -> Status + Send + 'static) -> Status {
-    let spawned = std::thread::Builder::new()
-        .name("rex-analysis".into())
-        .stack_size(ANALYSIS_STACK_BYTES)
-        .spawn(|| end_process(work()));
-    match spawned {
-        Ok(handle) => match handle.join() {
-            Ok(status) => status,
-            // The panic message has already been printed by the default hook.
-            Err(_) => {
-                eprintln!("error: internal error in rex (this is a bug; please report it)");
-                Status::Failure
-            }
-        },
-        Err(err) => {
-            eprintln!("error: cannot start the analysis thread: {err}");
+pub fn run_with_large_stack(work: impl FnOnce() -> Status) -> Status {
+    let run = panic::catch_unwind(AssertUnwindSafe(|| {
+        stacker::grow(ANALYSIS_STACK_BYTES, work)
+    }));
+    match run {
+        Ok(status) => end_process(status),
+        // The panic message has already been printed by the default hook.
+        Err(_) => {
+            eprintln!("error: internal error in rex (this is a bug; please report it)");
             Status::Failure
         }
     }
@@ -31,8 +28,8 @@ pub fn run_with_large_stack(work: impl FnOnce() -> Status + Send + 'static) -> S
 /// output written): the output is flushed and the process exits at once, without the
 /// exit handlers. Those only gave memory back to the system that the exit gives back
 /// anyway: mimalloc's collection of every heap (`mi_process_done`, a pass over all its
-/// memory with `madvise`), this thread's teardown, and llama.cpp's static tables; they
-/// were about 5% of the run of a small program (perf, `rex run` of `0`).
+/// memory with `madvise`), the grown stack's unmapping, and llama.cpp's static tables;
+/// they were about 5% of the run of a small program (perf, `rex run` of `0`).
 fn end_process(status: Status) -> Status {
     use std::io::Write;
     // Errors were reported where the output was written; nothing is left to tell.
