@@ -109,7 +109,7 @@ def main():
     if version.returncode != 0:
         sys.exit(f"{python} does not run: {version.stderr.strip()}")
     print(f"python: {python} ({version.stdout.strip()}); rex: {args.rex}")
-    print("best of", args.runs, "runs; wall and CPU (user + system) seconds per process")
+    print("best of", args.runs, "runs; wall and CPU (user + system) milliseconds per process")
     header = ["workload", "rex wall", "py wall", "py/rex", "rex cpu", "py cpu", "py/rex"]
     if args.instructions:
         header += ["rex Minstr", "py Minstr", "py/rex"]
@@ -140,8 +140,8 @@ def compare(rex_cmd, twins, args):
         if untyped(rex[2]) != py[2]:
             sys.exit(f"{label}: outputs differ: rex {rex[2]!r}, python {py[2]!r}")
         line = (
-            f"{label:<19} {rex[0]:>9.3f} {py[0]:>9.3f} {py[0] / rex[0]:>7.2f}"
-            f" {rex[1]:>9.3f} {py[1]:>9.3f} {py[1] / max(rex[1], 1e-9):>7.2f}"
+            f"{label:<19} {rex[0] * 1e3:>9.2f} {py[0] * 1e3:>9.2f} {py[0] / rex[0]:>7.2f}"
+            f" {rex[1] * 1e3:>9.2f} {py[1] * 1e3:>9.2f} {py[1] / max(rex[1], 1e-9):>7.2f}"
         )
         if args.instructions:
             pi = instructions(py_cmd)
