@@ -598,27 +598,31 @@ impl Compile<'_> {
         };
         // A kernel calling itself in tail position keeps its captured values where they
         // are (its own registers), and computes an argument straight into its parameter
-        // where that parameter's value is read no more (`stays`, `direct`): `q` in
-        // `safe q (d + 1) rest` stays, `d + 1` and `rest` go there.
+        // where that parameter's value is read no more (`free_from`, `stays`, `direct`):
+        // `q` in `safe q (d + 1) rest` stays, `d + 1` and `rest` go there.
         let again = tail
             && kernel == self.me
-            && (captures.iter().enumerate()).all(|(i, r)| u32::from(*r) == self.slots + i as u32);
+            && captures
+                .iter()
+                .enumerate()
+                .all(|(i, r)| u32::from(*r) == self.slots + i as u32);
         let base = self.next;
         for _ in 0..width {
             self.temp()?;
         }
         let mut keep = 0u8;
         for (i, a) in args.iter().enumerate() {
-            if again && self.stays(args, i) {
-                keep |= 1 << i;
-                continue;
+            let mut dst = (base + i as u32) as Reg;
+            if again && self.free_from(args, i) {
+                if self.stays(*a, i) {
+                    keep |= 1 << i;
+                    continue;
+                }
+                if self.direct(*a, i) {
+                    keep |= 1 << i;
+                    dst = i as Reg;
+                }
             }
-            let dst = if again && self.direct(args, i) {
-                keep |= 1 << i;
-                i as Reg
-            } else {
-                (base + i as u32) as Reg
-            };
             self.expr(*a, dst, false)?;
             self.next = base + width;
         }
@@ -677,25 +681,23 @@ impl Compile<'_> {
             && !self.pending.iter().any(|p| p.node == r)
     }
 
-    /// Whether argument `i` (as in `free_from`) is parameter `i`'s own value: it stays in
-    /// its register.
-    fn stays(&self, args: &[CodeId], i: usize) -> bool {
-        matches!(self.prog.code[args[i] as usize], Code::Local(v) | Code::Move(v) if v == i as u32)
-            && self.free_from(args, i)
+    /// Whether argument `arg`, at position `i` (`free_from` it), is parameter `i`'s own
+    /// value: it stays in its register.
+    fn stays(&self, arg: CodeId, i: usize) -> bool {
+        matches!(self.prog.code[arg as usize], Code::Local(v) | Code::Move(v) if v == i as u32)
     }
 
-    /// Whether argument `i` (as in `free_from`) can be computed straight into parameter
-    /// `i`'s register: its code does not read the parameter, or reads it in its one
-    /// instruction (a native on variables and constants, `d + 1`; code such as `&&`
-    /// stores into its register before it reads its operands again).
-    fn direct(&self, args: &[CodeId], i: usize) -> bool {
-        let one_instruction = match &self.prog.code[args[i] as usize] {
+    /// Whether argument `arg`, at position `i` (`free_from` it), can be computed straight
+    /// into parameter `i`'s register: its code does not read the parameter, or reads it in
+    /// its one instruction (a native on variables and constants, `d + 1`; code such as
+    /// `&&` stores into its register before it reads its operands again).
+    fn direct(&self, arg: CodeId, i: usize) -> bool {
+        let one_instruction = match &self.prog.code[arg as usize] {
             Code::Prim1(_, a) => self.is_leaf(*a),
             Code::Prim2(_, a, b) => self.is_leaf(*a) && self.is_leaf(*b),
             _ => false,
         };
-        self.free_from(args, i)
-            && (one_instruction || !liveness::reads(self.prog, args[i]).has(i as u32))
+        one_instruction || !liveness::reads(self.prog, arg).has(i as u32)
     }
 
     /// A node of `kind` whose parts are `parts`, into `dst`: in the memory of an emptied
