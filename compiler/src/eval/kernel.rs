@@ -4,8 +4,9 @@
 //!
 //! A kernel is a top-level function without class constraints, over nothing, whose body
 //! reads its parameters and `let`s, takes natives that call no function (arithmetic,
-//! comparison, `show`), `&&`, `||`, `if`, builds constructors and tuples, `match`es on
-//! constructor, tuple and literal patterns, and calls kernels, the members of the
+//! comparison, `show`), `&&`, `||`, `if`, builds constructors, tuples and records, reads
+//! and updates records, `match`es on constructor, tuple, literal and record patterns (of
+//! variables), and calls kernels, the members of the
 //! `let rec` groups it defines among them (compiled by `kernel_compile`). The machine
 //! runs one where a program calls such a function (`Machine::run_kernel`). A kernel gives
 //! up on what it does not decide as the machine does: an indeterminate value it would
@@ -15,7 +16,9 @@
 //! undone), so errors, holes and stack limits stay the machine's. A kernel counts one step
 //! per call (the machine counts several), against the same gas and interrupt checks.
 
-use super::ir::Program;
+use std::rc::Rc;
+
+use super::ir::{Code, Program};
 use super::kernel_register::Register;
 use super::natives::{ListIds, Prim};
 use super::value::{NodeKind, Value};
@@ -192,6 +195,31 @@ pub(super) enum Ins {
         from: Reg,
         n: u8,
     },
+    /// Binds the record in register `src` (or the record a constructor of one part holds
+    /// there, `Item {id, count}`): the field named `names[i]` of the kernels' table entry
+    /// `names` to register `to[i]`, for the `n` first. Gives up where the value is no
+    /// record or has no such field.
+    Fields {
+        src: Reg,
+        to: [Reg; MAX_UNPACK],
+        n: u8,
+        names: u32,
+    },
+    /// `x.name` of a record (`name`: the only name of table entry `names`).
+    Field {
+        dst: Reg,
+        src: Reg,
+        names: u32,
+    },
+    /// `{ base with { .. } }`: the record in register `base` (moved out) with the fields
+    /// named in table entry `names` replaced by the values of the `n` registers after
+    /// it, in place where nothing else holds it (`machine::update`).
+    Update {
+        dst: Reg,
+        base: Reg,
+        n: u8,
+        names: u32,
+    },
     /// `x.i` of a tuple.
     TupleField {
         dst: Reg,
@@ -241,6 +269,9 @@ pub(super) struct Kernel {
 pub struct Kernels {
     pub(super) code: Vec<Ins>,
     pub(super) consts: Vec<Value>,
+    /// The field names records are read and updated by (`Ins::Fields`, `Ins::Field`,
+    /// `Ins::Update`).
+    pub(super) names: Vec<Rc<[Rc<str>]>>,
     pub(super) kernels: Vec<Kernel>,
     /// The kernel of each lambda, if it has one (members of `let rec` groups have kernels
     /// too, called from kernels only).
@@ -248,6 +279,14 @@ pub struct Kernels {
     /// Registers a level of kernel recursion takes at most, and the most continuations the
     /// machine would keep for one (bounds a kernel's depth: `Kernels::max_depth`).
     pub(super) widest: u32,
+}
+
+/// What the kernels read of the program they run in: its list constructors, and its code
+/// (the field names of its records' shapes, `ir::record_names`).
+#[derive(Clone, Copy)]
+pub(super) struct Env<'p> {
+    pub list: ListIds,
+    pub code: &'p [Code],
 }
 
 /// Why a kernel stopped without a value.
@@ -326,7 +365,7 @@ impl Kernels {
     /// early empties them all), so the next run neither resizes nor clears the stack.
     pub(super) fn run<R: Register>(
         &self,
-        list: ListIds,
+        env: Env,
         k: u32,
         regs: &mut Vec<R>,
         max_depth: usize,
@@ -334,7 +373,7 @@ impl Kernels {
         check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
     ) -> Result<Value, Stop> {
         let kernel = self.kernels[k as usize];
-        let result = self.run_loop(list, kernel, regs, max_depth, budget, check);
+        let result = self.run_loop(env, kernel, regs, max_depth, budget, check);
         if result.is_err() {
             R::clear(regs);
         }
@@ -348,7 +387,7 @@ impl Kernels {
 
     fn run_loop<R: Register>(
         &self,
-        list: ListIds,
+        env: Env,
         kernel: Kernel,
         regs: &mut Vec<R>,
         max_depth: usize,
@@ -430,7 +469,7 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::Un { p, dst, a } => {
-                        let v = R::unary(p, &f[a as usize], list)?;
+                        let v = R::unary(p, &f[a as usize], env.list)?;
                         f[dst as usize].set(v);
                     }
                     Ins::JumpIf { r, when, to } => {
@@ -499,6 +538,27 @@ impl Kernels {
                     }
                     Ins::Clear { from, n } => {
                         R::clear(&mut f[from as usize..from as usize + n as usize]);
+                    }
+                    Ins::Fields { src, to, n, names } => {
+                        let names = &self.names[names as usize][..n as usize];
+                        R::fields(f, env.code, src, names, to).ok_or(Stop::GiveUp)?;
+                    }
+                    Ins::Field { dst, src, names } => {
+                        let name = &self.names[names as usize][0];
+                        let v = f[src as usize].field(env.code, name).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::Update {
+                        dst,
+                        base,
+                        n,
+                        names,
+                    } => {
+                        let names = &self.names[names as usize];
+                        let record = f[base as usize].take();
+                        let values = &mut f[base as usize + 1..base as usize + 1 + n as usize];
+                        let v = R::update(record, env.code, names, values).ok_or(Stop::GiveUp)?;
+                        f[dst as usize].set(v);
                     }
                     Ins::TupleField { dst, src, index } => {
                         let v = f[src as usize].tuple_field(index).ok_or(Stop::GiveUp)?;

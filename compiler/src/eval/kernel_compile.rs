@@ -26,6 +26,7 @@ struct Job {
 struct Builder {
     code: Vec<Ins>,
     consts: Vec<Value>,
+    names: Vec<Rc<[Rc<str>]>>,
     kernels: Vec<Kernel>,
     jobs: Vec<Job>,
     /// Whether each kernel compiled, and the kernels each calls.
@@ -64,6 +65,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     let mut b = Builder {
         code: Vec::new(),
         consts: Vec::new(),
+        names: Vec::new(),
         kernels: Vec::new(),
         jobs: Vec::new(),
         ok: Vec::new(),
@@ -142,6 +144,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     Kernels {
         code: b.code,
         consts: b.consts,
+        names: b.names,
         kernels: b.kernels,
         of_lambda,
         widest: b.widest,
@@ -292,6 +295,12 @@ impl Compile<'_> {
     }
 
     /// A fresh temporary register.
+    /// The kernels' table entry of field names `names`.
+    fn names(&mut self, names: &[Rc<str>]) -> u32 {
+        self.b.names.push(names.into());
+        (self.b.names.len() - 1) as u32
+    }
+
     fn temp(&mut self) -> Option<Reg> {
         let r = self.next;
         self.next += 1;
@@ -429,6 +438,31 @@ impl Compile<'_> {
                 self.node(kind, args, dst)?;
             }
             Code::Tuple(items) => self.node(NodeKind::Tuple, items, dst)?,
+            // (Its values are in the order of its names, `NodeKind::Record`.)
+            Code::Record { values, .. } => self.node(NodeKind::Record(id), values, dst)?,
+            Code::Field { base, name } => {
+                let names = self.names(std::slice::from_ref(name));
+                let src = self.operand(*base)?;
+                self.emit(Ins::Field { dst, src, names });
+            }
+            Code::Update {
+                base: record,
+                names,
+                values,
+            } => {
+                let n = u8::try_from(values.len()).ok()?;
+                let names = self.names(names);
+                let items: Vec<CodeId> = std::iter::once(*record)
+                    .chain(values.iter().copied())
+                    .collect();
+                let base = self.consecutive(&items)?;
+                self.emit(Ins::Update {
+                    dst,
+                    base,
+                    n,
+                    names,
+                });
+            }
             Code::TupleField { base, index } => {
                 let index = *index;
                 let src = self.operand(*base)?;
@@ -1146,7 +1180,31 @@ impl Compile<'_> {
                 fails.push(self.emit(Ins::JumpUnlessTuple { r, n, to: 0 }));
                 subs
             }
-            Pat::Float(_) | Pat::Str(_) | Pat::Fields(_) | Pat::Marked => return None,
+            // Fields bound as they are found (the record is left whole).
+            Pat::Fields(fs) => {
+                let mut to = [r; MAX_UNPACK];
+                let mut names = Vec::new();
+                for (name, sub) in fs.iter() {
+                    match sub {
+                        Pat::Wild => {}
+                        Pat::Bind(s) => {
+                            *to.get_mut(names.len())? = self.slot(*s)?;
+                            names.push(name.clone());
+                        }
+                        _ => return None,
+                    }
+                }
+                let n = names.len() as u8;
+                let names = self.names(&names);
+                self.emit(Ins::Fields {
+                    src: r,
+                    to,
+                    n,
+                    names,
+                });
+                return Some(());
+            }
+            Pat::Float(_) | Pat::Str(_) | Pat::Marked => return None,
         };
         if subs.is_empty() {
             return Some(());
@@ -1279,6 +1337,9 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::NodeInRet { .. }
         | Ins::Unpack { .. }
         | Ins::Spare { .. }
+        | Ins::Fields { .. }
+        | Ins::Field { .. }
+        | Ins::Update { .. }
         | Ins::TupleField { .. } => false,
         Ins::Clear { .. } => true,
     }

@@ -6,8 +6,9 @@
 
 use std::rc::Rc;
 
+use super::ir::{field_index_near, Code};
 use super::kernel::{Lit, Reg, Stop, MAX_REGS, MAX_UNPACK};
-use super::machine::tuple_field;
+use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
 use super::value::{Fields, Node, NodeKind, Value};
 
@@ -62,6 +63,19 @@ pub(super) trait Register: Clone + Default {
     /// for `node_in`); empty otherwise.
     fn spare(v: Self) -> Self;
     fn tuple_field(&self, index: u32) -> Option<Self>;
+    /// `Ins::Fields` on frame `f`: field `names[i]` of the record in register `src` (of
+    /// the program whose code is `code`) copied to register `to[i]`.
+    fn fields(
+        f: &mut [Self; MAX_REGS],
+        code: &[Code],
+        src: Reg,
+        names: &[Rc<str>],
+        to: [Reg; MAX_UNPACK],
+    ) -> Option<()>;
+    /// Field `name` of the record held.
+    fn field(&self, code: &[Code], name: &Rc<str>) -> Option<Self>;
+    /// `record` with fields `names` set to `values` (moved out).
+    fn update(record: Self, code: &[Code], names: &[Rc<str>], values: &mut [Self]) -> Option<Self>;
     /// Empties the registers of a frame that returned (what they hold is released at
     /// once, so that a cell a kernel is done with can be freed and its memory re-used).
     fn clear(regs: &mut [Self]);
@@ -267,6 +281,44 @@ impl Register for Value {
     }
 
     #[inline(always)]
+    fn fields(
+        f: &mut [Value; MAX_REGS],
+        code: &[Code],
+        src: Reg,
+        names: &[Rc<str>],
+        to: [Reg; MAX_UNPACK],
+    ) -> Option<()> {
+        let (record, shape) = record_of(&f[src as usize])?;
+        let have = super::ir::record_names(code, shape);
+        let mut parts: [Value; MAX_UNPACK] = Default::default();
+        for (k, name) in names.iter().enumerate() {
+            let i = field_index_near(have, name, k)?;
+            parts[k] = record.fields[i].dup();
+        }
+        for (part, r) in parts.into_iter().zip(to).take(names.len()) {
+            f[r as usize].set(part);
+        }
+        Some(())
+    }
+
+    fn field(&self, code: &[Code], name: &Rc<str>) -> Option<Value> {
+        match self {
+            Value::Node(_) => field(code, self, name).ok(),
+            _ => None,
+        }
+    }
+
+    fn update(
+        record: Value,
+        code: &[Code],
+        names: &[Rc<str>],
+        values: &mut [Value],
+    ) -> Option<Value> {
+        record_of(&record)?;
+        update(code, record, names, values.iter_mut().map(std::mem::take)).ok()
+    }
+
+    #[inline(always)]
     fn clear(regs: &mut [Value]) {
         // Most are empty already (moved out, or released where their code is done).
         for r in regs {
@@ -407,6 +459,24 @@ impl Register for Scalar {
     }
 
     fn tuple_field(&self, _: u32) -> Option<Scalar> {
+        None
+    }
+
+    fn fields(
+        _: &mut [Scalar; MAX_REGS],
+        _: &[Code],
+        _: Reg,
+        _: &[Rc<str>],
+        _: [Reg; MAX_UNPACK],
+    ) -> Option<()> {
+        None
+    }
+
+    fn field(&self, _: &[Code], _: &Rc<str>) -> Option<Scalar> {
+        None
+    }
+
+    fn update(_: Scalar, _: &[Code], _: &[Rc<str>], _: &mut [Scalar]) -> Option<Scalar> {
         None
     }
 

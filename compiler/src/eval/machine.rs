@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::dicts;
 use super::ir::*;
-use super::kernel::{Kernels, Stop};
+use super::kernel::{Env, Kernels, Stop};
 use super::kernel_register::{Register, Scalar};
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
@@ -476,9 +476,13 @@ impl<'p> Machine<'p> {
         let max_depth = self
             .kernels
             .max_depth(self.settings.max_stack.saturating_sub(used));
+        let env = Env {
+            list: self.list,
+            code: &self.prog.code,
+        };
         let run = self
             .kernels
-            .run(self.list, k, regs, max_depth, &mut self.budget, &mut check);
+            .run(env, k, regs, max_depth, &mut self.budget, &mut check);
         match run {
             Ok(v) => Ok(Some(v)),
             Err(Stop::Limit(fault)) => Err(fault),
@@ -2363,7 +2367,26 @@ pub fn literal_value(text: &str, ty: &str) -> Result<Value, Fault> {
     }
 }
 
-fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
+/// The record `v` is, or that the constructor of one part `v` is holds (the payload of
+/// `Item {id, count}`), with its shape (`NodeKind::Record`).
+pub(super) fn record_of(v: &Value) -> Option<(&Node, CodeId)> {
+    let Value::Node(n) = v else {
+        return None;
+    };
+    match n.kind {
+        NodeKind::Record(shape) => Some((n, shape)),
+        NodeKind::Data(_) if n.fields.len() == 1 => match &n.fields[0] {
+            Value::Node(r) => match r.kind {
+                NodeKind::Record(shape) => Some((r, shape)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn field(code: &[Code], base: &Value, name: &Rc<str>) -> Result<Value, Fault> {
     match base {
         Value::Node(n) => match &n.kind {
             NodeKind::Record(shape) => field_index(record_names(code, *shape), name)
@@ -2395,7 +2418,7 @@ pub(super) fn tuple_field(base: &Value, index: u32) -> Result<Value, Fault> {
     }
 }
 
-fn update(
+pub(super) fn update(
     code: &[Code],
     mut base: Value,
     names: &[Rc<str>],
