@@ -342,11 +342,14 @@ impl Kernels {
     /// Puts `args` in the first registers of `regs` (a kernel's register stack, every
     /// register empty), each converted (`Register::of`): `false`, and `regs` as it was,
     /// where one does not convert.
-    pub(super) fn load<R: Register>(regs: &mut Vec<R>, args: &[Value]) -> bool {
+    pub(super) fn load<'a, R: Register>(
+        regs: &mut Vec<R>,
+        args: impl IntoIterator<Item = &'a Value>,
+    ) -> bool {
         if regs.len() < MAX_REGS {
             regs.resize(MAX_REGS, R::default());
         }
-        for (i, a) in args.iter().enumerate() {
+        for (i, a) in args.into_iter().enumerate() {
             match R::of(a) {
                 Some(v) => regs[i] = v,
                 None => {

@@ -431,19 +431,12 @@ impl<'p> Machine<'p> {
         if args.iter().any(Value::is_stuck) {
             return Ok(false);
         }
-        let mut scalars = std::mem::take(&mut self.scalar_regs);
-        let run = if self.kernels.on_scalars(k) && Kernels::load(&mut scalars, args) {
-            self.run_kernel(k, &mut scalars)
-        } else {
-            let mut regs = std::mem::take(&mut self.kernel_regs);
-            // Every value goes in a value register.
-            let loaded = Kernels::load(&mut regs, args);
-            debug_assert!(loaded);
-            let run = self.run_kernel(k, &mut regs);
-            self.kernel_regs = regs;
-            run
+        let mut regs = KernelRegs {
+            scalars: std::mem::take(&mut self.scalar_regs),
+            values: std::mem::take(&mut self.kernel_regs),
         };
-        self.scalar_regs = scalars;
+        let on_scalars = regs.load(&self.kernels, k, args.iter());
+        let run = self.run_loaded(k, on_scalars, &mut regs);
         let Some(v) = run? else {
             return Ok(false);
         };
@@ -457,6 +450,72 @@ impl<'p> Machine<'p> {
         );
         self.vals.push(v);
         Ok(true)
+    }
+
+    /// The kernel `f` calls once given `n` more arguments, and the arguments it holds: `f`
+    /// is a top-level function of `n` parameters with a kernel, or one applied to all its
+    /// arguments but the last `n` (`update_item msg`).
+    fn kernel_fn<'f>(&self, f: &'f Value, n: usize) -> Option<(u32, &'f [Value])> {
+        let Value::Node(node) = f else {
+            return None;
+        };
+        let (closure, saved) = match node.kind {
+            NodeKind::Partial => (node.fields.first()?, &node.fields[1..]),
+            NodeKind::Closure(_) => (f, &node.fields[..0]),
+            _ => return None,
+        };
+        let Value::Node(closure) = closure else {
+            return None;
+        };
+        let NodeKind::Closure(lam) = closure.kind else {
+            return None;
+        };
+        let k = self.kernels.of(lam)?;
+        let fits = closure.fields.is_empty()
+            && self.prog.lambdas[lam as usize].arity as usize == saved.len() + n;
+        fits.then_some((k, saved))
+    }
+
+    /// Kernel `k` of arity `saved.len() + N` on `saved` and `args` (a partial application's
+    /// arguments and those it is applied to, as `map` and `foldl` apply it, `kernel_fn`):
+    /// its value, or `None` where an argument is indeterminate or the kernel gave the call
+    /// back.
+    fn kernel_apply<const N: usize>(
+        &mut self,
+        k: u32,
+        saved: &[Value],
+        args: [&Value; N],
+    ) -> Result<Option<Value>, Fault> {
+        let all = saved.iter().chain(args);
+        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES
+            || all.clone().any(Value::is_stuck)
+        {
+            return Ok(None);
+        }
+        let mut regs = KernelRegs {
+            scalars: std::mem::take(&mut self.scalar_regs),
+            values: std::mem::take(&mut self.kernel_regs),
+        };
+        let on_scalars = regs.load(&self.kernels, k, all);
+        self.run_loaded(k, on_scalars, &mut regs)
+    }
+
+    /// Runs kernel `k` on the arguments `KernelRegs::load` put in `regs` (on scalars, or
+    /// values), and gives the register stacks back to the machine.
+    fn run_loaded(
+        &mut self,
+        k: u32,
+        on_scalars: bool,
+        regs: &mut KernelRegs,
+    ) -> Result<Option<Value>, Fault> {
+        let run = if on_scalars {
+            self.run_kernel(k, &mut regs.scalars)
+        } else {
+            self.run_kernel(k, &mut regs.values)
+        };
+        self.scalar_regs = std::mem::take(&mut regs.scalars);
+        self.kernel_regs = std::mem::take(&mut regs.values);
+        run
     }
 
     /// Runs kernel `k` on the arguments `Kernels::load`ed into `regs`. `None` when the
@@ -1753,6 +1812,14 @@ impl<'p> Machine<'p> {
                     self.tick()?;
                 }
                 Quick::Not([a, y]) => {
+                    // A kernel applied where the fold is (`foldl step start xs`).
+                    if let Some((k, saved)) = self.kernel_fn(&f, 2) {
+                        if let Some(r) = self.kernel_apply(k, saved, [&a, &y])? {
+                            acc = r;
+                            self.tick()?;
+                            continue;
+                        }
+                    }
                     self.ctrl.push(K::FoldNext);
                     self.vals.push(f.clone());
                     self.vals.push(xs);
@@ -1856,6 +1923,23 @@ impl<'p> Machine<'p> {
                     self.tick()?;
                 }
                 Quick::Not([y]) => {
+                    // A kernel applied to the element where it lies (`map (update_item msg)`).
+                    if let Some((k, saved)) = self.kernel_fn(&f, 1) {
+                        if let Some(r) = self.kernel_apply(k, saved, [&y])? {
+                            drop(y);
+                            if let Value::Node(mut rc) = std::mem::replace(&mut xs, rest) {
+                                if let (Some(_), Some(b)) =
+                                    (Rc::get_mut(&mut rc), self.building.last_mut())
+                                {
+                                    b.cells.push(rc);
+                                }
+                            }
+                            self.vals.extend(kept);
+                            self.map_result(filter, r)?;
+                            self.tick()?;
+                            continue;
+                        }
+                    }
                     self.vals[top] = rest;
                     drop(xs);
                     self.ctrl.push(K::MapNext(filter));
@@ -2286,6 +2370,31 @@ impl<'p> Machine<'p> {
             }
         }
         Matched::Yes
+    }
+}
+
+/// The machine's register stacks for kernels, taken out while one runs.
+struct KernelRegs {
+    scalars: Vec<Scalar>,
+    values: Vec<Value>,
+}
+
+impl KernelRegs {
+    /// Loads `args` for kernel `k`: into the scalar registers where it runs on scalars
+    /// and they are scalars (`true`), into the value registers otherwise.
+    fn load<'a>(
+        &mut self,
+        kernels: &Kernels,
+        k: u32,
+        args: impl Iterator<Item = &'a Value> + Clone,
+    ) -> bool {
+        if kernels.on_scalars(k) && Kernels::load(&mut self.scalars, args.clone()) {
+            return true;
+        }
+        // Every value goes in a value register.
+        let loaded = Kernels::load(&mut self.values, args);
+        debug_assert!(loaded);
+        false
     }
 }
 

@@ -745,6 +745,45 @@ fn grow : i32 -> Item -> Item = \\n it -> if n == 0 then it else grow (n - 1) (b
     assert_eq!(outcome.as_deref(), Ok("1i32 + ?i"));
 }
 
+/// `map`, `filter` and `foldl` run a kernel where the list lies when the function is a
+/// top-level one with a kernel, alone or applied to all its arguments but those the loop
+/// gives it; holes in the list and a kernel's errors stay the machine's.
+#[test]
+fn list_loops_run_kernels_on_each_element() {
+    let program = "fn step : i32 -> i32 -> i32 = \\acc x -> if x > 100 then acc * x else acc + x
+fn scale : i32 -> i32 -> i32 = \\k x -> k * x
+fn keep : i32 -> i32 -> bool = \\m x -> x % m == 0
+fn sign : i32 -> i32 = \\x -> match x when 0 -> 0 when _ -> if x < 0 then 0 - 1 else 1
+";
+    let cases = [
+        ("foldl step 0 [1, 2, 3, 200]", "1200i32"),
+        ("map (scale 3) [1, 2, 3]", "[3i32, 6i32, 9i32]"),
+        ("filter (keep 2) [1, 2, 3, 4]", "[2i32, 4i32]"),
+        ("map sign [5, 0, -6]", "[1i32, 0i32, -1i32]"),
+    ];
+    assert_kernel_values(program, 4, &cases);
+    for (call, expected) in [
+        (
+            "foldl step 0 [1, ?h, 3]",
+            "(if (?h > 100i32) then ... else ...) + 3i32",
+        ),
+        ("map (scale 2) [1, ?g]", "[2i32, 2i32 * ?g]"),
+    ] {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+    }
+    for call in [
+        "map (scale 2147483647) [1, 2]",
+        "foldl step 1 [2147483647, 200]",
+    ] {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert!(
+            matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("overflow")),
+            "{call}: {outcome:?}"
+        );
+    }
+}
+
 #[test]
 fn a_kernels_errors_are_the_machines() {
     let overflow =
