@@ -276,6 +276,9 @@ pub struct Kernels {
     /// The kernel of each lambda, if it has one (members of `let rec` groups have kernels
     /// too, called from kernels only).
     pub(super) of_lambda: Vec<Option<u32>>,
+    /// The first kernel of a lambda written in place (`of_value`): the kernels of
+    /// top-level functions come before.
+    pub(super) first_passed: u32,
     /// Registers a level of kernel recursion takes at most, and the most continuations the
     /// machine would keep for one (bounds a kernel's depth: `Kernels::max_depth`).
     pub(super) widest: u32,
@@ -307,12 +310,23 @@ impl Kernels {
     /// The kernel of lambda `lam`, if it has one.
     #[inline]
     pub fn of(&self, lam: u32) -> Option<u32> {
+        self.of_value(lam).filter(|k| *k < self.first_passed)
+    }
+
+    /// The kernel of lambda `lam` where a program passes it as a value to `map`, `filter`
+    /// or `foldl` (`Machine::kernel_fn`): `of`'s, or one of a lambda written in place
+    /// (`\\x -> x % 2 == 0`).
+    pub fn of_value(&self, lam: u32) -> Option<u32> {
         self.of_lambda.get(lam as usize).copied().flatten()
     }
 
-    /// How many lambdas have a kernel the machine calls.
+    /// How many top-level functions have a kernel the machine calls.
     pub fn count(&self) -> usize {
-        self.of_lambda.iter().flatten().count()
+        self.of_lambda
+            .iter()
+            .flatten()
+            .filter(|k| **k < self.first_passed)
+            .count()
     }
 
     /// How many kernels there are, `let rec` members included (kernel ids are below).

@@ -86,6 +86,24 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             of_lambda[l as usize] = Some(b.add(prog, l, 0, None));
         }
     }
+    // And the lambdas over nothing a program passes as values (`\\x -> x % 2 == 0` to
+    // `filter`), but the members of `let rec` groups (which see their group).
+    let first_passed = b.kernels.len() as u32;
+    let mut members = vec![false; prog.lambdas.len()];
+    for g in &prog.groups {
+        for m in g.members.iter() {
+            members[*m as usize] = true;
+        }
+    }
+    for (l, lam) in prog.lambdas.iter().enumerate() {
+        if of_lambda[l].is_none()
+            && !members[l]
+            && lam.captures.is_empty()
+            && (1..=MAX_ARGS as u32).contains(&lam.arity)
+        {
+            of_lambda[l] = Some(b.add(prog, l as u32, 0, None));
+        }
+    }
     b.jobs.reverse();
     while let Some(job) = b.jobs.pop() {
         let kernel = b.kernels[job.kernel as usize];
@@ -147,6 +165,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         names: b.names,
         kernels: b.kernels,
         of_lambda,
+        first_passed,
         widest: b.widest,
     }
 }

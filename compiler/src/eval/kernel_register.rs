@@ -82,9 +82,10 @@ pub(super) trait Register: Clone + Default {
 }
 
 impl Register for Value {
+    /// A copy of `v`, unless it is indeterminate (a kernel takes no such argument).
     #[inline(always)]
     fn of(v: &Value) -> Option<Value> {
-        Some(v.clone())
+        (!v.is_stuck()).then(|| v.dup())
     }
 
     #[inline(always)]

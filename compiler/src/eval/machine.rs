@@ -125,6 +125,32 @@ enum Flow {
     Next(CodeId),
 }
 
+/// Runs kernel `k` on the values `args` (an expression giving them, read with the
+/// machine's register stacks taken out): on scalars where the kernel computes on nothing
+/// else and they all are, on values otherwise. `Ok(None)` where one is indeterminate or
+/// the kernel gave the call back (`Machine::run_kernel`).
+macro_rules! kernel_on {
+    ($m:ident, $k:expr, $args:expr) => {{
+        let k = $k;
+        let mut scalars = std::mem::take(&mut $m.scalar_regs);
+        if $m.kernels.on_scalars(k) && Kernels::load(&mut scalars, $args) {
+            let run = $m.run_kernel(k, &mut scalars);
+            $m.scalar_regs = scalars;
+            run
+        } else {
+            $m.scalar_regs = scalars;
+            let mut values = std::mem::take(&mut $m.kernel_regs);
+            let run = if Kernels::load(&mut values, $args) {
+                $m.run_kernel(k, &mut values)
+            } else {
+                Ok(None)
+            };
+            $m.kernel_regs = values;
+            run
+        }
+    }};
+}
+
 impl Flow {
     /// Runs `f` when done (everything was pushed), keeping a continuation as it is.
     fn or_else(self, f: impl FnOnce()) -> Flow {
@@ -426,17 +452,10 @@ impl<'p> Machine<'p> {
         if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
             return Ok(false);
         }
-        let stack = if in_locals { &self.locals } else { &self.vals };
-        let args = &stack[at..at + n];
-        if args.iter().any(Value::is_stuck) {
-            return Ok(false);
-        }
-        let mut regs = KernelRegs {
-            scalars: std::mem::take(&mut self.scalar_regs),
-            values: std::mem::take(&mut self.kernel_regs),
-        };
-        let on_scalars = regs.load(&self.kernels, k, args.iter());
-        let run = self.run_loaded(k, on_scalars, &mut regs);
+        let run = kernel_on!(self, k, {
+            let stack = if in_locals { &self.locals } else { &self.vals };
+            &stack[at..at + n]
+        });
         let Some(v) = run? else {
             return Ok(false);
         };
@@ -470,10 +489,35 @@ impl<'p> Machine<'p> {
         let NodeKind::Closure(lam) = closure.kind else {
             return None;
         };
-        let k = self.kernels.of(lam)?;
+        let k = self.kernels.of_value(lam)?;
         let fits = closure.fields.is_empty()
             && self.prog.lambdas[lam as usize].arity as usize == saved.len() + n;
         fits.then_some((k, saved))
+    }
+
+    /// `apply_quick`, and where it does not compute the call, `f`'s kernel where it has
+    /// one (`kernel`, from `kernel_fn`): `map`, `filter` and `foldl` run it on each
+    /// element where the list lies. (A body `apply_quick` computes costs it less than a
+    /// kernel's entry.)
+    #[inline(always)]
+    fn apply_fast<const N: usize>(
+        &mut self,
+        f: &Value,
+        kernel: Option<(u32, &[Value])>,
+        args: [Value; N],
+    ) -> Quick<N> {
+        let args = match self.apply_quick(f, args) {
+            Quick::Not(args) => args,
+            done => return done,
+        };
+        if let Some((k, saved)) = kernel {
+            match self.kernel_apply(k, saved, args.each_ref()) {
+                Ok(Some(r)) => return Quick::Done(Ok(r)),
+                Ok(None) => {}
+                Err(fault) => return Quick::Done(Err(fault)),
+            }
+        }
+        Quick::Not(args)
     }
 
     /// Kernel `k` of arity `saved.len() + N` on `saved` and `args` (a partial application's
@@ -486,40 +530,15 @@ impl<'p> Machine<'p> {
         saved: &[Value],
         args: [&Value; N],
     ) -> Result<Option<Value>, Fault> {
-        let all = saved.iter().chain(args);
-        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES
-            || all.clone().any(Value::is_stuck)
-        {
+        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
             return Ok(None);
         }
-        let mut regs = KernelRegs {
-            scalars: std::mem::take(&mut self.scalar_regs),
-            values: std::mem::take(&mut self.kernel_regs),
-        };
-        let on_scalars = regs.load(&self.kernels, k, all);
-        self.run_loaded(k, on_scalars, &mut regs)
-    }
-
-    /// Runs kernel `k` on the arguments `KernelRegs::load` put in `regs` (on scalars, or
-    /// values), and gives the register stacks back to the machine.
-    fn run_loaded(
-        &mut self,
-        k: u32,
-        on_scalars: bool,
-        regs: &mut KernelRegs,
-    ) -> Result<Option<Value>, Fault> {
-        let run = if on_scalars {
-            self.run_kernel(k, &mut regs.scalars)
-        } else {
-            self.run_kernel(k, &mut regs.values)
-        };
-        self.scalar_regs = std::mem::take(&mut regs.scalars);
-        self.kernel_regs = std::mem::take(&mut regs.values);
-        run
+        kernel_on!(self, k, saved.iter().chain(args))
     }
 
     /// Runs kernel `k` on the arguments `Kernels::load`ed into `regs`. `None` when the
     /// machine is to run the call: the kernel gave up (the steps it counted taken back).
+    #[inline(never)]
     fn run_kernel<R: Register>(
         &mut self,
         k: u32,
@@ -1792,6 +1811,7 @@ impl<'p> Machine<'p> {
     /// of the list wait below its arguments for `K::FoldNext`), or pushes the result.
     /// Elements whose call `apply_quick` computes in place are folded in this loop.
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
+        let kernel = self.kernel_fn(&f, 2);
         loop {
             let cell = match xs {
                 Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
@@ -1806,20 +1826,12 @@ impl<'p> Machine<'p> {
                 return Err(runtime("broken list cell"));
             };
             xs = rest;
-            match self.apply_quick(&f, [acc, y]) {
+            match self.apply_fast(&f, kernel, [acc, y]) {
                 Quick::Done(r) => {
                     acc = r?;
                     self.tick()?;
                 }
                 Quick::Not([a, y]) => {
-                    // A kernel applied where the fold is (`foldl step start xs`).
-                    if let Some((k, saved)) = self.kernel_fn(&f, 2) {
-                        if let Some(r) = self.kernel_apply(k, saved, [&a, &y])? {
-                            acc = r;
-                            self.tick()?;
-                            continue;
-                        }
-                    }
                     self.ctrl.push(K::FoldNext);
                     self.vals.push(f.clone());
                     self.vals.push(xs);
@@ -1900,6 +1912,7 @@ impl<'p> Machine<'p> {
         let top = self.vals.len() - 1;
         let mut xs = std::mem::take(&mut self.vals[top]);
         let f = self.vals[top - 1].clone();
+        let kernel = self.kernel_fn(&f, 1);
         while let Value::Node(node) = &mut xs {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
@@ -1908,7 +1921,7 @@ impl<'p> Machine<'p> {
                 break;
             };
             let kept = if filter { Some(y.clone()) } else { None };
-            match self.apply_quick(&f, [y]) {
+            match self.apply_fast(&f, kernel, [y]) {
                 Quick::Done(r) => {
                     let r = r?;
                     // A cell nothing else held was emptied: kept for the result.
@@ -1923,23 +1936,6 @@ impl<'p> Machine<'p> {
                     self.tick()?;
                 }
                 Quick::Not([y]) => {
-                    // A kernel applied to the element where it lies (`map (update_item msg)`).
-                    if let Some((k, saved)) = self.kernel_fn(&f, 1) {
-                        if let Some(r) = self.kernel_apply(k, saved, [&y])? {
-                            drop(y);
-                            if let Value::Node(mut rc) = std::mem::replace(&mut xs, rest) {
-                                if let (Some(_), Some(b)) =
-                                    (Rc::get_mut(&mut rc), self.building.last_mut())
-                                {
-                                    b.cells.push(rc);
-                                }
-                            }
-                            self.vals.extend(kept);
-                            self.map_result(filter, r)?;
-                            self.tick()?;
-                            continue;
-                        }
-                    }
                     self.vals[top] = rest;
                     drop(xs);
                     self.ctrl.push(K::MapNext(filter));
@@ -2370,31 +2366,6 @@ impl<'p> Machine<'p> {
             }
         }
         Matched::Yes
-    }
-}
-
-/// The machine's register stacks for kernels, taken out while one runs.
-struct KernelRegs {
-    scalars: Vec<Scalar>,
-    values: Vec<Value>,
-}
-
-impl KernelRegs {
-    /// Loads `args` for kernel `k`: into the scalar registers where it runs on scalars
-    /// and they are scalars (`true`), into the value registers otherwise.
-    fn load<'a>(
-        &mut self,
-        kernels: &Kernels,
-        k: u32,
-        args: impl Iterator<Item = &'a Value> + Clone,
-    ) -> bool {
-        if kernels.on_scalars(k) && Kernels::load(&mut self.scalars, args.clone()) {
-            return true;
-        }
-        // Every value goes in a value register.
-        let loaded = Kernels::load(&mut self.values, args);
-        debug_assert!(loaded);
-        false
     }
 }
 

@@ -747,7 +747,8 @@ fn grow : i32 -> Item -> Item = \\n it -> if n == 0 then it else grow (n - 1) (b
 
 /// `map`, `filter` and `foldl` run a kernel where the list lies when the function is a
 /// top-level one with a kernel, alone or applied to all its arguments but those the loop
-/// gives it; holes in the list and a kernel's errors stay the machine's.
+/// gives it, or a lambda over nothing written in place; holes in the list and a kernel's
+/// errors stay the machine's.
 #[test]
 fn list_loops_run_kernels_on_each_element() {
     let program = "fn step : i32 -> i32 -> i32 = \\acc x -> if x > 100 then acc * x else acc + x
@@ -760,6 +761,19 @@ fn sign : i32 -> i32 = \\x -> match x when 0 -> 0 when _ -> if x < 0 then 0 - 1 
         ("map (scale 3) [1, 2, 3]", "[3i32, 6i32, 9i32]"),
         ("filter (keep 2) [1, 2, 3, 4]", "[2i32, 4i32]"),
         ("map sign [5, 0, -6]", "[1i32, 0i32, -1i32]"),
+        // Lambdas written in place, over a list built here (its cells re-used).
+        (
+            "map (\\x -> match x when 0 -> 1 when _ -> x * 2) (map sign [5, 0, -6])",
+            "[2i32, 1i32, -2i32]",
+        ),
+        (
+            "filter (\\x -> match x when 0 -> false when _ -> true) [3, 0, 4]",
+            "[3i32, 4i32]",
+        ),
+        (
+            "foldl (\\acc x -> match x when 0 -> acc when _ -> acc * x) 1 [3, 0, 4]",
+            "12i32",
+        ),
     ];
     assert_kernel_values(program, 4, &cases);
     for (call, expected) in [
@@ -768,6 +782,10 @@ fn sign : i32 -> i32 = \\x -> match x when 0 -> 0 when _ -> if x < 0 then 0 - 1 
             "(if (?h > 100i32) then ... else ...) + 3i32",
         ),
         ("map (scale 2) [1, ?g]", "[2i32, 2i32 * ?g]"),
+        (
+            "map (\\x -> match x when 0 -> 1 when _ -> x * 2) [0, ?e]",
+            "[1i32, match ?e ...]",
+        ),
     ] {
         let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
         assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
@@ -775,6 +793,7 @@ fn sign : i32 -> i32 = \\x -> match x when 0 -> 0 when _ -> if x < 0 then 0 - 1 
     for call in [
         "map (scale 2147483647) [1, 2]",
         "foldl step 1 [2147483647, 200]",
+        "map (\\x -> match x when 0 -> 1 when _ -> x * 2) [0, 2147483647]",
     ] {
         let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
         assert!(

@@ -19,7 +19,7 @@ pub(super) enum Rest {
 
 impl Machine<'_> {
     /// Maps (or, when `filter`, filters) the front of `xs` in place, for as long as its
-    /// cells are held by nothing else and `apply_quick` computes the function, with the
+    /// cells are held by nothing else and `apply_fast` computes the function, with the
     /// same steps (one call per element, in order, one tick each) as the general loop
     /// of `map_step`, which takes over where this stops.
     pub(super) fn map_in_place(
@@ -29,6 +29,7 @@ impl Machine<'_> {
         xs: &mut Value,
     ) -> Result<Rest, Fault> {
         let cons = self.list.cons;
+        let kernel = self.kernel_fn(f, 1);
         let mut cur: &mut Value = xs;
         loop {
             // The cell is looked at through a borrow that ends with this step; `cur`
@@ -43,7 +44,7 @@ impl Machine<'_> {
                     break;
                 };
                 if filter {
-                    match self.apply_quick(f, [head.clone()]) {
+                    match self.apply_fast(f, kernel, [head.clone()]) {
                         Quick::Done(r) => match r? {
                             Value::Bool(keep) => keep,
                             // An indeterminate condition is the general loop's.
@@ -52,7 +53,7 @@ impl Machine<'_> {
                         Quick::Not(_) => break,
                     }
                 } else {
-                    match self.apply_quick(f, [std::mem::take(head)]) {
+                    match self.apply_fast(f, kernel, [std::mem::take(head)]) {
                         Quick::Done(r) => *head = r?,
                         Quick::Not([y]) => {
                             *head = y;
