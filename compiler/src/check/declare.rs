@@ -795,22 +795,23 @@ impl Builder {
     fn finish(mut self, nmodules: usize) -> ProgramEnv {
         let prelude = std::mem::take(&mut self.scopes[0]);
         let globals = std::mem::take(&mut self.env);
-        let mut file_env = |slot: usize, file: FileRef| {
+        let mut file_env = |slot: usize, file: FileRef, prelude: Scope| {
             let mut env = Env {
                 file,
                 diagnostics: std::mem::take(&mut self.diags[slot]),
                 ..Env::default()
             };
-            merge_scope(&mut env, &prelude, std::mem::take(&mut self.scopes[slot]));
+            merge_scope(&mut env, prelude, std::mem::take(&mut self.scopes[slot]));
             env
         };
         let mut modules: Vec<Env> = Vec::with_capacity(nmodules);
         for k in 0..nmodules {
-            let mut env = file_env(1 + k, FileRef::Module(k as u32));
+            let mut env = file_env(1 + k, FileRef::Module(k as u32), prelude.clone());
             share_globals(&mut env, &globals);
             modules.push(env);
         }
-        let mut root = file_env(nmodules + 1, FileRef::Root);
+        // The root file, the last, takes the prelude's tables rather than a copy.
+        let mut root = file_env(nmodules + 1, FileRef::Root, prelude);
         share_globals(&mut root, &globals);
         root.prelude_diagnostics = globals.prelude_diagnostics;
         ProgramEnv { root, modules }
@@ -818,14 +819,14 @@ impl Builder {
 }
 
 /// `scope` over the prelude's scope, into `env`.
-fn merge_scope(env: &mut Env, prelude: &Scope, scope: Scope) {
-    env.values = prelude.values.clone();
+fn merge_scope(env: &mut Env, prelude: Scope, scope: Scope) {
+    env.values = prelude.values;
     env.values.extend(scope.values);
-    env.ctor_index = prelude.ctor_index.clone();
+    env.ctor_index = prelude.ctor_index;
     for (name, ids) in scope.ctor_index {
         env.ctor_index.entry(name).or_default().extend(ids);
     }
-    env.methods = prelude.methods.clone();
+    env.methods = prelude.methods;
     env.methods.extend(scope.methods);
     env.imported = scope.imported;
     env.type_aliases = scope.type_aliases;
