@@ -313,13 +313,13 @@ impl Compile<'_> {
         self.b.code.len() - 1
     }
 
-    /// A fresh temporary register.
     /// The kernels' table entry of field names `names`.
     fn names(&mut self, names: &[Rc<str>]) -> u32 {
         self.b.names.push(names.into());
         (self.b.names.len() - 1) as u32
     }
 
+    /// A fresh temporary register.
     fn temp(&mut self) -> Option<Reg> {
         let r = self.next;
         self.next += 1;

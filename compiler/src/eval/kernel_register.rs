@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use super::ir::{field_index_near, Code};
+use super::ir::{field_index_near, record_names, Code};
 use super::kernel::{Lit, Reg, Stop, MAX_REGS, MAX_UNPACK};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
@@ -290,7 +290,7 @@ impl Register for Value {
         to: [Reg; MAX_UNPACK],
     ) -> Option<()> {
         let (record, shape) = record_of(&f[src as usize])?;
-        let have = super::ir::record_names(code, shape);
+        let have = record_names(code, shape);
         let mut parts: [Value; MAX_UNPACK] = Default::default();
         for (k, name) in names.iter().enumerate() {
             let i = field_index_near(have, name, k)?;
@@ -315,6 +315,7 @@ impl Register for Value {
         names: &[Rc<str>],
         values: &mut [Value],
     ) -> Option<Value> {
+        // Only a record: the machine decides an indeterminate one.
         record_of(&record)?;
         update(code, record, names, values.iter_mut().map(std::mem::take)).ok()
     }

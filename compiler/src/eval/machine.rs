@@ -127,26 +127,30 @@ enum Flow {
 
 /// Runs kernel `k` on the values `args` (an expression giving them, read with the
 /// machine's register stacks taken out): on scalars where the kernel computes on nothing
-/// else and they all are, on values otherwise. `Ok(None)` where one is indeterminate or
-/// the kernel gave the call back (`Machine::run_kernel`).
+/// else and they all are, on values otherwise. `Ok(None)` where one is indeterminate, the
+/// kernel gave the call back (`Machine::run_kernel`), or it gave back too many already.
 macro_rules! kernel_on {
     ($m:ident, $k:expr, $args:expr) => {{
         let k = $k;
-        let mut scalars = std::mem::take(&mut $m.scalar_regs);
-        if $m.kernels.on_scalars(k) && Kernels::load(&mut scalars, $args) {
-            let run = $m.run_kernel(k, &mut scalars);
-            $m.scalar_regs = scalars;
-            run
+        if $m.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
+            Ok(None)
         } else {
-            $m.scalar_regs = scalars;
-            let mut values = std::mem::take(&mut $m.kernel_regs);
-            let run = if Kernels::load(&mut values, $args) {
-                $m.run_kernel(k, &mut values)
+            let mut scalars = std::mem::take(&mut $m.scalar_regs);
+            if $m.kernels.on_scalars(k) && Kernels::load(&mut scalars, $args) {
+                let run = $m.run_kernel(k, &mut scalars);
+                $m.scalar_regs = scalars;
+                run
             } else {
-                Ok(None)
-            };
-            $m.kernel_regs = values;
-            run
+                $m.scalar_regs = scalars;
+                let mut values = std::mem::take(&mut $m.kernel_regs);
+                let run = if Kernels::load(&mut values, $args) {
+                    $m.run_kernel(k, &mut values)
+                } else {
+                    Ok(None)
+                };
+                $m.kernel_regs = values;
+                run
+            }
         }
     }};
 }
@@ -449,9 +453,6 @@ impl<'p> Machine<'p> {
         n: usize,
         cut: usize,
     ) -> Result<bool, Fault> {
-        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
-            return Ok(false);
-        }
         let run = kernel_on!(self, k, {
             let stack = if in_locals { &self.locals } else { &self.vals };
             &stack[at..at + n]
@@ -530,9 +531,6 @@ impl<'p> Machine<'p> {
         saved: &[Value],
         args: [&Value; N],
     ) -> Result<Option<Value>, Fault> {
-        if self.kernel_failures[k as usize] >= MAX_KERNEL_FAILURES {
-            return Ok(None);
-        }
         kernel_on!(self, k, saved.iter().chain(args))
     }
 
