@@ -20,6 +20,9 @@ use super::value::{
 use super::{runtime, Fault, RunError};
 
 mod in_place;
+mod quick_form;
+
+use quick_form::Body;
 
 /// Steps between two looks at the gas budget and the interrupt flag.
 const CHECK_EVERY: u32 = 1 << 14;
@@ -199,8 +202,8 @@ pub struct Machine<'p> {
     /// Emptied result buffers of finished `map`s and `filter`s, for the next ones (a
     /// `map` over a short list per step of a loop otherwise grows a new one each time).
     spare: Vec<Vec<Value>>,
-    /// Lambdas whose body `apply_quick` found to need the machine.
-    slow_bodies: Vec<bool>,
+    /// What `apply_quick` knows of each lambda's body.
+    bodies: Vec<Body>,
     /// Nodes a `match` took apart (every part `Unit`), nothing else holding them, kept
     /// for the next node of as many parts (`node_of_vals`): their memory is re-used
     /// instead of freed and allocated again.
@@ -251,7 +254,9 @@ impl<'p> Machine<'p> {
             reached_total: 0,
             building: Vec::new(),
             spare: Vec::new(),
-            slow_bodies: vec![false; prog.lambdas.len()],
+            bodies: std::iter::repeat_with(|| Body::Unread)
+                .take(prog.lambdas.len())
+                .collect(),
             spare_nodes: Vec::new(),
             kernels,
             kernel_regs: Vec::new(),
@@ -1735,18 +1740,36 @@ impl<'p> Machine<'p> {
 
     /// Applies `f` to `args` in place when it is a closure whose body `quick_op` computes
     /// (variables, constants and natives on them: `\\x -> (x * 7) % 1000`,
-    /// `\\acc x -> acc + x`): its frame is set up, the body computed and the frame dropped,
-    /// without a machine step. The arguments come back when `f` is not such a closure.
+    /// `\\acc x -> acc + x`), without a machine step: straight from the arguments where
+    /// the body is a quick form (`quick_form`), otherwise on a frame set up, the body
+    /// computed and the frame dropped. The arguments come back when `f` is not such a
+    /// closure.
     #[inline(always)]
     fn apply_quick<const N: usize>(&mut self, f: &Value, args: [Value; N]) -> Quick<N> {
-        match f {
-            Value::Node(node) => match node.kind {
-                NodeKind::Closure(lam) if !self.slow_bodies[lam as usize] => {
-                    self.apply_quick_closure(node, lam, args)
+        let Value::Node(node) = f else {
+            return Quick::Not(args);
+        };
+        let NodeKind::Closure(lam) = node.kind else {
+            return Quick::Not(args);
+        };
+        let Some(body) = self.bodies.get_mut(lam as usize) else {
+            return Quick::Not(args);
+        };
+        if let Body::Unread = body {
+            *body = quick_form::read(self.prog, lam);
+        }
+        match &self.bodies[lam as usize] {
+            Body::Form { arity, form } if *arity as usize == N => {
+                match form.apply(&args, &node.fields, self.list) {
+                    Some(r) => {
+                        args.into_iter().for_each(Value::release);
+                        Quick::Done(r)
+                    }
+                    None => self.apply_quick_closure(node, lam, args),
                 }
-                _ => Quick::Not(args),
-            },
-            _ => Quick::Not(args),
+            }
+            Body::Slow => Quick::Not(args),
+            _ => self.apply_quick_closure(node, lam, args),
         }
     }
 
@@ -1769,7 +1792,7 @@ impl<'p> Machine<'p> {
         let out = match self.quick_op(self.prog, l.body) {
             Some(r) => Quick::Done(r),
             None => {
-                self.slow_bodies[lam as usize] = true;
+                self.bodies[lam as usize] = Body::Slow;
                 let at = self.bp;
                 Quick::Not(std::array::from_fn(|i| {
                     std::mem::take(&mut self.locals[at + i])

@@ -212,6 +212,48 @@ fn map_filter_and_fold_give_the_machines_values_for_functions_computed_in_place(
     assert_eq!(err, RunError::Runtime("division by zero (in `%`)".into()));
 }
 
+#[test]
+fn quick_forms_give_what_the_body_gives_on_a_frame() {
+    // Each lambda is one native, or one over another (`quick_form`), computed from the
+    // arguments without a frame; the same body behind a `let` is computed by the
+    // machine. Values, indeterminate results and errors agree.
+    let cases = [
+        ("map", "\\x -> (x * 7) % 1000", "[1, 2, 300, ?h]"),
+        ("map", "\\x -> 1000 - (x * 3)", "[1, 2, ?h]"),
+        ("map", "\\x -> x * k", "[1, 2, ?h]"),
+        ("map", "\\x -> (k - x) * k", "[1, 2, ?h]"),
+        ("map", "\\x -> 7", "[1, 2]"),
+        ("map", "\\x -> 2147483647 + (x * 1)", "[0, 1]"),
+        ("map", "\\x -> 10 % (x - 1)", "[3, 1]"),
+        ("filter", "\\x -> x % 2 == 0", "[1, 2, ?h, 4]"),
+        ("filter", "\\x -> k < (x + 1)", "[1, 2, 3, 4]"),
+        ("foldl (\\acc x -> acc + x) 0", "", "[1, 2, ?h, 3]"),
+        ("foldl (\\acc x -> (acc * 2) + x) 0", "", "[1, 2, 3]"),
+        ("foldl (\\acc x -> acc - (x * k)) 0", "", "[1, 2, 3]"),
+        ("foldl (\\acc x -> x) 0", "", "[1, 2, 3]"),
+    ];
+    for (head, lam, list) in cases {
+        let (quick, framed) = if lam.is_empty() {
+            let framed = head.replacen("->", "-> let y = 0 in", 1);
+            (format!("{head} {list}"), format!("{framed} {list}"))
+        } else {
+            let framed = lam.replacen("->", "-> let y = 0 in", 1);
+            (
+                format!("{head} ({lam}) {list}"),
+                format!("{head} ({framed}) {list}"),
+            )
+        };
+        let with_k = |e: &str| format!("let k = 3 is i32 in {e}");
+        assert_eq!(run(&with_k(&quick)), run(&with_k(&framed)), "{quick}");
+    }
+    assert_eq!(
+        value("let k = 3 is i32 in map (\\x -> (k - x) * k) [1, 2, ?h]"),
+        "[6i32, 3i32, (3i32 - ?h) * 3i32]"
+    );
+    let err = run("map (\\x -> 2147483647 + (x * 1)) [0, 1 is i32]").expect_err("overflows");
+    assert!(matches!(err, RunError::Runtime(_)), "{err:?}");
+}
+
 /// How many `Code::Move` reads the body of `code`'s function `f` has (inner lambdas and
 /// rec groups included).
 fn moves(code: &str) -> usize {
