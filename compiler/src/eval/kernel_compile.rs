@@ -145,7 +145,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         // On scalars while its own code computes on nothing else (its callees below).
         kernel.scalar = code.iter().all(|ins| on_scalars(ins, &b.consts));
     }
-    return_in_place(&mut b.code);
+    super::kernel_peephole::tidy(&mut b.code, &mut b.kernels);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
     spread_false(&mut b.ok, &b.calls);
@@ -167,41 +167,6 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         of_lambda,
         first_passed,
         widest: b.widest,
-    }
-}
-
-/// Code just before a `Ret` that the return does anyway becomes that return: a move or
-/// copy into the register it returns becomes the return of its source (`n` in
-/// `if n < 2 then n`: one dispatch fewer for half of fib's calls), a `Clear` of other
-/// registers the return itself (it empties the frame), and a node built into it the
-/// return of the node (`NodeRet`, `NodeInRet`). Walked backwards, so that a run of
-/// such instructions becomes returns. The instructions stay where they are (a jump may
-/// land on the `Ret`).
-fn return_in_place(code: &mut [Ins]) {
-    for i in (1..code.len()).rev() {
-        let Ins::Ret { src: r } = code[i] else {
-            continue;
-        };
-        code[i - 1] = match code[i - 1] {
-            Ins::Take { dst, src } | Ins::Copy { dst, src } if dst == r => Ins::Ret { src },
-            Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => {
-                Ins::Ret { src: r }
-            }
-            Ins::Node { kind, dst, base, n } if dst == r => Ins::NodeRet { kind, base, n },
-            Ins::NodeIn {
-                kind,
-                dst,
-                base,
-                n,
-                token,
-            } if dst == r => Ins::NodeInRet {
-                kind,
-                base,
-                n,
-                token,
-            },
-            other => other,
-        };
     }
 }
 

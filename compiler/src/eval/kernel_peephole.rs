@@ -1,0 +1,204 @@
+//! Peephole passes over the kernels' code once every kernel is compiled: work a return
+//! does anyway is left to it (`return_in_place`, `clears_before_returns`), and the
+//! instructions left with nothing to do are taken out (`compact`).
+
+use super::kernel::{Ins, Kernel, Reg};
+
+/// Runs the passes over `code`, whose kernels start at their `entry`.
+pub(super) fn tidy(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
+    return_in_place(code);
+    let dead = clears_before_returns(code);
+    compact(code, kernels, &dead);
+}
+
+/// Code just before a `Ret` that the return does anyway becomes that return: a move or
+/// copy into the register it returns becomes the return of its source (`n` in
+/// `if n < 2 then n`: one dispatch fewer for half of fib's calls), a `Clear` of other
+/// registers the return itself (it empties the frame), and a node built into it the
+/// return of the node (`NodeRet`, `NodeInRet`). Walked backwards, so that a run of
+/// such instructions becomes returns. The instructions stay where they are (a jump may
+/// land on the `Ret`).
+fn return_in_place(code: &mut [Ins]) {
+    for i in (1..code.len()).rev() {
+        let Ins::Ret { src: r } = code[i] else {
+            continue;
+        };
+        code[i - 1] = match code[i - 1] {
+            Ins::Take { dst, src } | Ins::Copy { dst, src } if dst == r => Ins::Ret { src },
+            Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => {
+                Ins::Ret { src: r }
+            }
+            Ins::Node { kind, dst, base, n } if dst == r => Ins::NodeRet { kind, base, n },
+            Ins::NodeIn {
+                kind,
+                dst,
+                base,
+                n,
+                token,
+            } if dst == r => Ins::NodeInRet {
+                kind,
+                base,
+                n,
+                token,
+            },
+            other => other,
+        };
+    }
+}
+
+/// The `Clear`s that a return empties anyway: those in the straight run of `Clear`s and
+/// `Const`s just before a return (`Ret`, `NodeRet`, `NodeInRet`) that clear none of
+/// the registers the return reads (it empties the frame's registers once its value is
+/// out). A jump into the run lands on the same return.
+fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
+    let mut dead = vec![false; code.len()];
+    for (i, ins) in code.iter().enumerate() {
+        let reads: (Reg, u8, Option<Reg>) = match *ins {
+            Ins::Ret { src } => (src, 1, None),
+            Ins::NodeRet { base, n, .. } => (base, n, None),
+            Ins::NodeInRet { base, n, token, .. } => (base, n, Some(token)),
+            _ => continue,
+        };
+        let read = |r: Reg| {
+            let (base, n, token) = reads;
+            (base..base.saturating_add(n)).contains(&r) || token == Some(r)
+        };
+        for j in (0..i).rev() {
+            match code[j] {
+                Ins::Const { .. } => {}
+                Ins::Clear { from, n } if !(from..from.saturating_add(n)).any(read) => {
+                    dead[j] = true;
+                }
+                _ => break,
+            }
+        }
+    }
+    dead
+}
+
+/// Takes the instructions marked `dead` out of `code`, and moves every jump and kernel
+/// entry to the instruction that now stands where its target was (the next one kept).
+fn compact(code: &mut Vec<Ins>, kernels: &mut [Kernel], dead: &[bool]) {
+    if !dead.contains(&true) {
+        return;
+    }
+    // `to[i]`: the new index of instruction `i`, or of the first kept one after it.
+    let mut to = Vec::with_capacity(code.len() + 1);
+    let mut kept = 0u32;
+    for d in dead {
+        to.push(kept);
+        kept += u32::from(!d);
+    }
+    to.push(kept);
+    let old = std::mem::take(code);
+    for (mut ins, d) in old.into_iter().zip(dead) {
+        if *d {
+            continue;
+        }
+        if let Some(target) = target(&mut ins) {
+            *target = to[*target as usize];
+        }
+        code.push(ins);
+    }
+    for k in kernels {
+        k.entry = to[k.entry as usize];
+    }
+}
+
+/// The instruction index a jump goes to. (Every kind is listed: a new one that jumps
+/// must be added here.)
+fn target(ins: &mut Ins) -> Option<&mut u32> {
+    match ins {
+        Ins::JumpIf { to, .. }
+        | Ins::Jump { to }
+        | Ins::JumpUnlessBin { to, .. }
+        | Ins::JumpUnlessBinK { to, .. }
+        | Ins::JumpUnless { to, .. }
+        | Ins::JumpUnlessCtor { to, .. }
+        | Ins::JumpUnlessTuple { to, .. } => Some(to),
+        Ins::Const { .. }
+        | Ins::Copy { .. }
+        | Ins::Take { .. }
+        | Ins::Bin { .. }
+        | Ins::BinK { .. }
+        | Ins::Un { .. }
+        | Ins::Part { .. }
+        | Ins::Node { .. }
+        | Ins::NodeIn { .. }
+        | Ins::NodeRet { .. }
+        | Ins::NodeInRet { .. }
+        | Ins::Unpack { .. }
+        | Ins::Spare { .. }
+        | Ins::Clear { .. }
+        | Ins::Fields { .. }
+        | Ins::Field { .. }
+        | Ins::Update { .. }
+        | Ins::TupleField { .. }
+        | Ins::GiveUp
+        | Ins::Call { .. }
+        | Ins::TailCall { .. }
+        | Ins::Ret { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::natives::Prim;
+
+    fn kernel(entry: u32) -> Kernel {
+        Kernel {
+            arity: 1,
+            entry,
+            slots: 1,
+            captures: 0,
+            scalar: false,
+            regs: 3,
+        }
+    }
+
+    #[test]
+    fn clears_a_return_does_anyway_go_and_jumps_follow_their_targets() {
+        let mut code = vec![
+            Ins::JumpUnlessBinK {
+                p: Prim::Eq,
+                a: 0,
+                k: 0,
+                to: 4,
+            },
+            Ins::Clear { from: 1, n: 1 },
+            Ins::Const { dst: 2, k: 0 },
+            Ins::Ret { src: 2 },
+            // A jump lands on a clear that goes: it lands on what follows instead.
+            Ins::Clear { from: 0, n: 1 },
+            Ins::Const { dst: 1, k: 1 },
+            Ins::Ret { src: 1 },
+            // A clear of the register returned stays.
+            Ins::Clear { from: 2, n: 1 },
+            Ins::Const { dst: 1, k: 1 },
+            Ins::NodeRet {
+                kind: crate::eval::value::NodeKind::Tuple,
+                base: 1,
+                n: 2,
+            },
+        ];
+        let mut kernels = [kernel(0), kernel(4), kernel(7)];
+        tidy(&mut code, &mut kernels);
+        let shown: Vec<String> = code.iter().map(|i| format!("{i:?}")).collect();
+        assert_eq!(
+            shown,
+            [
+                "JumpUnlessBinK { p: Eq, a: 0, k: 0, to: 3 }",
+                "Const { dst: 2, k: 0 }",
+                "Ret { src: 2 }",
+                "Const { dst: 1, k: 1 }",
+                "Ret { src: 1 }",
+                "Clear { from: 2, n: 1 }",
+                "Const { dst: 1, k: 1 }",
+                "NodeRet { kind: Tuple, base: 1, n: 2 }",
+            ]
+        );
+        let entries: Vec<u32> = kernels.iter().map(|k| k.entry).collect();
+        assert_eq!(entries, [0, 3, 5]);
+    }
+}
