@@ -722,8 +722,16 @@ impl Compile<'_> {
     /// node of as many parts, where the path keeps one.
     fn node(&mut self, kind: NodeKind, parts: &[CodeId], dst: Reg) -> Option<()> {
         let n = u8::try_from(parts.len()).ok()?;
-        let base = self.consecutive(parts)?;
-        match self.tokens.iter().rposition(|t| t.1 == n) {
+        let moved = self.moved_in_order(parts);
+        let base = match moved {
+            Some(first) => first,
+            None => self.consecutive(parts)?,
+        };
+        // (Looked up once the parts are computed: a node among them may take a token.)
+        let token = self.tokens.iter().rposition(|t| {
+            t.1 == n && (moved.is_none() || !(base..base.saturating_add(n)).contains(&t.0))
+        });
+        match token {
             Some(i) => {
                 let token = self.tokens.remove(i).0;
                 self.emit(Ins::NodeIn {
@@ -737,6 +745,25 @@ impl Compile<'_> {
             None => self.emit(Ins::Node { kind, dst, base, n }),
         };
         Some(())
+    }
+
+    /// The register of the first of `parts` where each is a variable's last read
+    /// (`Code::Move`) and their registers follow each other in order (`Cons k acc` over
+    /// parameters `k` and `acc`): a node takes its parts out of them in place, as the
+    /// moves into temporaries would have.
+    fn moved_in_order(&self, parts: &[CodeId]) -> Option<Reg> {
+        let mut first = None;
+        for (i, part) in parts.iter().enumerate() {
+            let Code::Move(s) = self.prog.code[*part as usize] else {
+                return None;
+            };
+            let r = self.slot(s)?;
+            let first = *first.get_or_insert(r);
+            if usize::from(r) != usize::from(first) + i {
+                return None;
+            }
+        }
+        first
     }
 
     /// A branch of an `if` (`body`, the other being `other`): the nodes kept for re-use

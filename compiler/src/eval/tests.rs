@@ -787,6 +787,50 @@ fn grow : i32 -> Item -> Item = \\n it -> if n == 0 then it else grow (n - 1) (b
     assert_eq!(outcome.as_deref(), Ok("1i32 + ?i"));
 }
 
+fn upto_300() -> String {
+    let items: Vec<String> = (1..=300).map(|i| format!("{i}i32")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A node whose parts are the last reads of variables in consecutive registers, in
+/// order, takes them out of those registers (`Cons k acc`, `(a, b)`); in another order,
+/// read again later, or beside an emptied node kept for re-use, it is built as before.
+#[test]
+fn kernels_build_nodes_from_variables_in_place() {
+    let program = "fn upto : i32 -> List i32 -> List i32 = \\k acc -> if k == 0 then acc else upto (k - 1) (Cons k acc)
+fn pair : i32 -> i32 -> (i32, i32) = \\a b -> (a, b)
+fn swap : i32 -> i32 -> (i32, i32) = \\a b -> (b, a)
+fn twice : i32 -> i32 -> ((i32, i32), i32) = \\a b -> ((a, b), a)
+fn rebuild : List i32 -> List i32 = \\xs -> match xs when Cons h t -> Cons h t when Empty -> Empty
+fn heads : List i32 -> List i32 -> List i32 = \\xs ys -> match (xs, ys) when (Cons x _, Cons y _) -> Cons x (Cons y Empty) when _ -> Empty
+fn split : List i32 -> (List i32, List i32) = \\xs -> match xs when Cons a (Cons b rest) -> (match (split rest) when (l, r) -> (Cons a l, Cons b r)) when _ -> (xs, Empty)
+";
+    let cases = [
+        ("upto 4 Empty", "[1i32, 2i32, 3i32, 4i32]"),
+        ("pair 1 2", "(1i32, 2i32)"),
+        ("swap 1 2", "(2i32, 1i32)"),
+        ("twice 1 2", "((1i32, 2i32), 1i32)"),
+        ("rebuild [1, 2]", "[1i32, 2i32]"),
+        ("heads [1, 2] [3]", "[1i32, 3i32]"),
+        (
+            "split [1, 2, 3, 4, 5]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+        ),
+    ];
+    assert_eq!(kernels_in(program), 7);
+    for (call, expected) in cases {
+        // (Checked against the machine's value; small calls may be the machine's own.)
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+    }
+    assert_kernel_values(program, 7, &[("upto 300 Empty", &upto_300())]);
+    let (outcome, _) = kernel_outcome(
+        &format!("{program}upto 2 (Cons ?h Empty)"),
+        Limits::default(),
+    );
+    assert_eq!(outcome.as_deref(), Ok("[1i32, 2i32, ?h]"));
+}
+
 /// `map`, `filter` and `foldl` run a kernel where the list lies when the function is a
 /// top-level one with a kernel, alone or applied to all its arguments but those the loop
 /// gives it, or a lambda over nothing written in place; holes in the list and a kernel's
