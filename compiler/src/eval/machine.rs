@@ -1773,6 +1773,31 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The quick form of closure `f` on `n` arguments, with its captured values: for a
+    /// loop to compute it on each element without `apply_quick`'s look-ups.
+    fn form_of<'f>(
+        &mut self,
+        f: &'f Value,
+        n: usize,
+    ) -> Option<(Rc<quick_form::Form>, &'f [Value])> {
+        let Value::Node(node) = f else {
+            return None;
+        };
+        let NodeKind::Closure(lam) = node.kind else {
+            return None;
+        };
+        let body = self.bodies.get_mut(lam as usize)?;
+        if let Body::Unread = body {
+            *body = quick_form::read(self.prog, lam);
+        }
+        match &self.bodies[lam as usize] {
+            Body::Form { arity, form } if *arity as usize == n => {
+                Some((form.clone(), &node.fields))
+            }
+            _ => None,
+        }
+    }
+
     fn apply_quick_closure<const N: usize>(
         &mut self,
         node: &Node,

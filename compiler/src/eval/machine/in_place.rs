@@ -33,6 +33,7 @@ impl Machine<'_> {
     ) -> Result<Rest, Fault> {
         let cons = self.list.cons;
         let kernel = self.kernel_fn(f, 1);
+        let form = self.form_of(f, 1);
         let mut cur: &mut Value = xs;
         loop {
             // The cell is looked at through a borrow that ends with this step; `cur`
@@ -46,7 +47,23 @@ impl Machine<'_> {
                 let [head, _] = &mut node.fields[..] else {
                     break;
                 };
-                if filter {
+                let formed = match &form {
+                    Some((form, caps)) => form.apply(std::slice::from_ref(head), caps, self.list),
+                    None => None,
+                };
+                if let Some(r) = formed {
+                    let r = r?;
+                    if filter {
+                        match r {
+                            Value::Bool(keep) => keep,
+                            // An indeterminate condition is the general loop's.
+                            _ => break,
+                        }
+                    } else {
+                        head.set(r);
+                        true
+                    }
+                } else if filter {
                     match self.apply_fast(f, kernel, [head.clone()]) {
                         Quick::Done(r) => match r? {
                             Value::Bool(keep) => keep,

@@ -4,6 +4,8 @@
 //! computes straight from the arguments, without setting up a frame. It computes what
 //! `Machine::quick_op` computes on the frame, natives in the same order.
 
+use std::rc::Rc;
+
 use crate::eval::ir::{Code, CodeId, Program};
 use crate::eval::natives::{self, ListIds, Prim};
 use crate::eval::value::Value;
@@ -14,7 +16,7 @@ pub(super) enum Body {
     /// Not looked at yet.
     Unread,
     /// A quick form, for a lambda of `arity` parameters.
-    Form { arity: u32, form: Form },
+    Form { arity: u32, form: Rc<Form> },
     /// Anything else: `apply_quick_closure` tries it on a frame.
     Other,
     /// A body `quick_op` found to need the machine.
@@ -70,7 +72,10 @@ pub(super) fn read(prog: &Program, lam: u32) -> Body {
         _ => None,
     };
     match form {
-        Some(form) if arity <= u32::from(u8::MAX) => Body::Form { arity, form },
+        Some(form) if arity <= u32::from(u8::MAX) => Body::Form {
+            arity,
+            form: Rc::new(form),
+        },
         _ => Body::Other,
     }
 }
