@@ -1752,15 +1752,11 @@ impl<'p> Machine<'p> {
         let NodeKind::Closure(lam) = node.kind else {
             return Quick::Not(args);
         };
-        let Some(body) = self.bodies.get_mut(lam as usize) else {
-            return Quick::Not(args);
-        };
-        if let Body::Unread = body {
-            *body = quick_form::read(self.prog, lam);
-        }
-        match &self.bodies[lam as usize] {
-            Body::Form { arity, form } if *arity as usize == N => {
-                match form.apply(&args, &node.fields, self.list) {
+        let list = self.list;
+        match self.body(lam) {
+            None | Some(Body::Slow) => Quick::Not(args),
+            Some(Body::Form { arity, form }) if *arity as usize == N => {
+                match form.apply(&args, &node.fields, list) {
                     Some(r) => {
                         args.into_iter().for_each(Value::release);
                         Quick::Done(r)
@@ -1768,8 +1764,7 @@ impl<'p> Machine<'p> {
                     None => self.apply_quick_closure(node, lam, args),
                 }
             }
-            Body::Slow => Quick::Not(args),
-            _ => self.apply_quick_closure(node, lam, args),
+            Some(_) => self.apply_quick_closure(node, lam, args),
         }
     }
 
@@ -1786,16 +1781,21 @@ impl<'p> Machine<'p> {
         let NodeKind::Closure(lam) = node.kind else {
             return None;
         };
-        let body = self.bodies.get_mut(lam as usize)?;
-        if let Body::Unread = body {
-            *body = quick_form::read(self.prog, lam);
-        }
-        match &self.bodies[lam as usize] {
+        match self.body(lam)? {
             Body::Form { arity, form } if *arity as usize == n => {
                 Some((form.clone(), &node.fields))
             }
             _ => None,
         }
+    }
+
+    /// What `apply_quick` knows of lambda `lam`'s body, read the first time it is asked.
+    fn body(&mut self, lam: u32) -> Option<&Body> {
+        let body = self.bodies.get_mut(lam as usize)?;
+        if let Body::Unread = body {
+            *body = quick_form::read(self.prog, lam);
+        }
+        Some(body)
     }
 
     fn apply_quick_closure<const N: usize>(

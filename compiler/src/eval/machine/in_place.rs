@@ -47,39 +47,40 @@ impl Machine<'_> {
                 let [head, _] = &mut node.fields[..] else {
                     break;
                 };
+                // The element's image (or condition): the form computed on it where `f`
+                // has one, `apply_fast` otherwise.
                 let formed = match &form {
                     Some((form, caps)) => form.apply(std::slice::from_ref(head), caps, self.list),
                     None => None,
                 };
-                if let Some(r) = formed {
-                    let r = r?;
-                    if filter {
-                        match r {
-                            Value::Bool(keep) => keep,
-                            // An indeterminate condition is the general loop's.
-                            _ => break,
+                let r = match formed {
+                    Some(r) => r,
+                    None => {
+                        let arg = if filter {
+                            head.clone()
+                        } else {
+                            std::mem::take(head)
+                        };
+                        match self.apply_fast(f, kernel, [arg]) {
+                            Quick::Done(r) => r,
+                            Quick::Not([y]) => {
+                                if !filter {
+                                    *head = y;
+                                }
+                                break;
+                            }
                         }
-                    } else {
-                        head.set(r);
-                        true
                     }
-                } else if filter {
-                    match self.apply_fast(f, kernel, [head.clone()]) {
-                        Quick::Done(r) => match r? {
-                            Value::Bool(keep) => keep,
-                            // An indeterminate condition is the general loop's.
-                            _ => break,
-                        },
-                        Quick::Not(_) => break,
+                };
+                let r = r?;
+                if filter {
+                    match r {
+                        Value::Bool(keep) => keep,
+                        // An indeterminate condition is the general loop's.
+                        _ => break,
                     }
                 } else {
-                    match self.apply_fast(f, kernel, [std::mem::take(head)]) {
-                        Quick::Done(r) => *head = r?,
-                        Quick::Not([y]) => {
-                            *head = y;
-                            break;
-                        }
-                    }
+                    head.set(r);
                     true
                 }
             };
