@@ -1858,6 +1858,7 @@ impl<'p> Machine<'p> {
     /// Elements whose call `apply_quick` computes in place are folded in this loop.
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
         let kernel = self.kernel_fn(&f, 2);
+        let form = self.form_of(&f, 2);
         loop {
             let cell = match xs {
                 Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
@@ -1872,7 +1873,17 @@ impl<'p> Machine<'p> {
                 return Err(runtime("broken list cell"));
             };
             xs = rest;
-            match self.apply_fast(&f, kernel, [acc, y]) {
+            let args = [acc, y];
+            // The form computed on the pair where `f` has one, `apply_fast` otherwise.
+            if let Some((form, caps)) = &form {
+                if let Some(r) = form.apply(&args, caps, self.list) {
+                    args.into_iter().for_each(Value::release);
+                    acc = r?;
+                    self.tick()?;
+                    continue;
+                }
+            }
+            match self.apply_fast(&f, kernel, args) {
                 Quick::Done(r) => {
                     acc = r?;
                     self.tick()?;

@@ -231,6 +231,9 @@ fn quick_forms_give_what_the_body_gives_on_a_frame() {
         ("foldl (\\acc x -> (acc * 2) + x) 0", "", "[1, 2, 3]"),
         ("foldl (\\acc x -> acc - (x * k)) 0", "", "[1, 2, 3]"),
         ("foldl (\\acc x -> x) 0", "", "[1, 2, 3]"),
+        ("foldl (\\acc x -> acc + x) 2147483646", "", "[0, 1, 1]"),
+        ("foldl (\\acc x -> acc % x) 7", "", "[2, 0]"),
+        ("foldl (\\acc x -> acc * k) ?z", "", "[1, 2]"),
     ];
     for (head, lam, list) in cases {
         let (quick, framed) = if lam.is_empty() {
