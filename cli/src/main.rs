@@ -1,6 +1,7 @@
 //! The `rex` command-line tool. Each subcommand lives in its own module; this file only parses
 //! the arguments and runs the chosen command on a large stack.
 
+mod alloc;
 mod check;
 mod exit;
 mod fill;
@@ -19,13 +20,14 @@ use crate::render::ColorMode;
 
 /// mimalloc instead of the system allocator: checking allocates and frees many small
 /// syntax and type nodes, and the system's malloc and free were a quarter of a large file's
-/// check (perf, `rex check` on 10,000 lines). Its version 2 (the crate's `v2` feature), not
-/// 3: Rust asks for every block with its alignment, and version 3 serves an aligned request
-/// whose size is not a power of two from the next larger size class once its page has no
-/// free block (a 48-byte node took 64 bytes). Measured side by side: `rex run` of a program
-/// printing one number about 10% and `rex check` of 10,000 lines 5% faster with version 2.
+/// check (perf, `rex check` on 10,000 lines). Its version 2 (`libmimalloc-sys`'s `v2`
+/// feature), not 3: Rust asks for every block with its alignment, and version 3 serves an
+/// aligned request whose size is not a power of two from the next larger size class once
+/// its page has no free block (a 48-byte node took 64 bytes). Measured side by side: `rex
+/// run` of a program printing one number about 10% and `rex check` of 10,000 lines 5%
+/// faster with version 2. Entered at its fast path where the alignment allows (`alloc`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Mimalloc = alloc::Mimalloc;
 
 #[derive(Parser, Debug)]
 #[command(name = "rex", version, about = "The Rex language toolchain")]
