@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::{Machine, Quick};
-use crate::eval::value::{NodeKind, Value};
+use crate::eval::value::{into_pair_parts, NodeKind, Value};
 use crate::eval::{runtime, Fault};
 
 /// What [`Machine::map_in_place`] left to do.
@@ -88,8 +88,15 @@ impl Machine<'_> {
             if keep {
                 cur = tail_of(cur)?;
             } else {
-                let rest = std::mem::take(tail_of(cur)?);
-                // The emptied cell goes, its element with it.
+                // The cell goes, its element with it, freed at once (as `into_pair_parts`
+                // frees it: not through `Node`'s general `drop`, which would look for
+                // parts to take apart).
+                let Value::Node(cell) = std::mem::take(cur) else {
+                    return Err(runtime("broken list cell"));
+                };
+                let Some((_element, rest)) = into_pair_parts(cell) else {
+                    return Err(runtime("broken list cell"));
+                };
                 *cur = rest;
             }
         }
