@@ -19,6 +19,7 @@ use super::value::{
 };
 use super::{runtime, Fault, RunError};
 
+mod fold_shared;
 mod in_place;
 mod quick_form;
 
@@ -1859,6 +1860,9 @@ impl<'p> Machine<'p> {
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
         let kernel = self.kernel_fn(&f, 2);
         let form = self.form_of(&f, 2);
+        if let Some((form, caps)) = &form {
+            (acc, xs) = self.fold_shared(form, caps, acc, xs)?;
+        }
         loop {
             let cell = match xs {
                 Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {

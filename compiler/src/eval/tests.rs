@@ -249,6 +249,32 @@ fn quick_forms_give_what_the_body_gives_on_a_frame() {
         let with_k = |e: &str| format!("let k = 3 is i32 in {e}");
         assert_eq!(run(&with_k(&quick)), run(&with_k(&framed)), "{quick}");
     }
+    // A list held twice is folded where it lies (`fold_shared`), up to a hole and on.
+    for list in [
+        "map (\\x -> x * 3) [1, 2, 3]",
+        "[1, 2, ?h, 4]",
+        "[2147483647, 1]",
+        "[]",
+    ] {
+        let fold = |lam: &str| {
+            run(&format!(
+                "let xs = {list} is List i32 in (count xs, foldl ({lam}) 0 xs, xs)"
+            ))
+        };
+        let (quick, framed) = (
+            "\\acc x -> (acc * 2) + x",
+            "\\acc x -> let y = 0 in (acc * 2) + x",
+        );
+        let got = fold(quick);
+        assert_eq!(got, fold(framed), "{list}");
+        if !list.contains("2147483647") {
+            assert!(got.is_ok(), "{list}: {got:?}");
+        }
+    }
+    assert_eq!(
+        value("let xs = [1, 2, 3] in (count xs, foldl (\\acc x -> acc + x) 0 xs)"),
+        "(3i32, 6i32)"
+    );
     assert_eq!(
         value("let k = 3 is i32 in map (\\x -> (k - x) * k) [1, 2, ?h]"),
         "[6i32, 3i32, (3i32 - ?h) * 3i32]"
