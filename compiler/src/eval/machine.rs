@@ -1771,11 +1771,7 @@ impl<'p> Machine<'p> {
 
     /// The quick form of closure `f` on `n` arguments, with its captured values: for a
     /// loop to compute it on each element without `apply_quick`'s look-ups.
-    fn form_of<'f>(
-        &mut self,
-        f: &'f Value,
-        n: usize,
-    ) -> Option<(Rc<quick_form::Form>, &'f [Value])> {
+    fn form_of<'f>(&mut self, f: &'f Value, n: usize) -> quick_form::Found<'f> {
         let Value::Node(node) = f else {
             return None;
         };
@@ -1879,13 +1875,11 @@ impl<'p> Machine<'p> {
             xs = rest;
             let args = [acc, y];
             // The form computed on the pair where `f` has one, `apply_fast` otherwise.
-            if let Some((form, caps)) = &form {
-                if let Some(r) = form.apply(&args, caps, self.list) {
-                    args.into_iter().for_each(Value::release);
-                    acc = r?;
-                    self.tick()?;
-                    continue;
-                }
+            if let Some(r) = quick_form::apply_found(&form, &args, self.list) {
+                args.into_iter().for_each(Value::release);
+                acc = r?;
+                self.tick()?;
+                continue;
             }
             match self.apply_fast(&f, kernel, args) {
                 Quick::Done(r) => {
@@ -1974,6 +1968,7 @@ impl<'p> Machine<'p> {
         let mut xs = std::mem::take(&mut self.vals[top]);
         let f = self.vals[top - 1].clone();
         let kernel = self.kernel_fn(&f, 1);
+        let form = self.form_of(&f, 1);
         while let Value::Node(node) = &mut xs {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
@@ -1982,7 +1977,15 @@ impl<'p> Machine<'p> {
                 break;
             };
             let kept = if filter { Some(y.clone()) } else { None };
-            match self.apply_fast(&f, kernel, [y]) {
+            // The form computed on the element where `f` has one, `apply_fast` otherwise.
+            let done = match quick_form::apply_found(&form, std::slice::from_ref(&y), self.list) {
+                Some(r) => {
+                    y.release();
+                    Quick::Done(r)
+                }
+                None => self.apply_fast(&f, kernel, [y]),
+            };
+            match done {
                 Quick::Done(r) => {
                     let r = r?;
                     // A cell nothing else held was emptied: kept for the result.

@@ -249,24 +249,28 @@ fn quick_forms_give_what_the_body_gives_on_a_frame() {
         let with_k = |e: &str| format!("let k = 3 is i32 in {e}");
         assert_eq!(run(&with_k(&quick)), run(&with_k(&framed)), "{quick}");
     }
-    // A list held twice is folded where it lies (`fold_shared`), up to a hole and on.
+    // A list held twice is folded where it lies (`fold_shared`), and mapped and filtered
+    // by the general loop with the form (`map_step`), up to a hole and on.
     for list in [
         "map (\\x -> x * 3) [1, 2, 3]",
         "[1, 2, ?h, 4]",
         "[2147483647, 1]",
         "[]",
     ] {
-        let fold = |lam: &str| {
+        let loops = |[fold, map, keep]: [&str; 3]| {
             run(&format!(
-                "let xs = {list} is List i32 in (count xs, foldl ({lam}) 0 xs, xs)"
+                "let xs = {list} is List i32 in \
+                 (count xs, foldl ({fold}) 0 xs, map ({map}) xs, filter ({keep}) xs, xs)"
             ))
         };
-        let (quick, framed) = (
+        let quick = [
             "\\acc x -> (acc * 2) + x",
-            "\\acc x -> let y = 0 in (acc * 2) + x",
-        );
-        let got = fold(quick);
-        assert_eq!(got, fold(framed), "{list}");
+            "\\x -> (x * 2) - 1",
+            "\\x -> x % 2 == 0",
+        ];
+        let framed = quick.map(|lam| lam.replacen("->", "-> let y = 0 in", 1));
+        let got = loops(quick);
+        assert_eq!(got, loops(framed.each_ref().map(|s| s.as_str())), "{list}");
         if !list.contains("2147483647") {
             assert!(got.is_ok(), "{list}: {got:?}");
         }

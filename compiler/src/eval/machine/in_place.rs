@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{Machine, Quick};
+use super::{quick_form, Machine, Quick};
 use crate::eval::value::{into_pair_parts, NodeKind, Value};
 use crate::eval::{runtime, Fault};
 
@@ -49,11 +49,8 @@ impl Machine<'_> {
                 };
                 // The element's image (or condition): the form computed on it where `f`
                 // has one, `apply_fast` otherwise.
-                let formed = match &form {
-                    Some((form, caps)) => form.apply(std::slice::from_ref(head), caps, self.list),
-                    None => None,
-                };
-                let r = match formed {
+                let r = match quick_form::apply_found(&form, std::slice::from_ref(head), self.list)
+                {
                     Some(r) => r,
                     None => {
                         let arg = if filter {

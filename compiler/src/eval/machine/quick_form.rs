@@ -39,6 +39,22 @@ pub(super) enum Form {
     Right(Prim, Operand, Prim, Operand, Operand),
 }
 
+/// A closure's form with its captured values, as `Machine::form_of` finds it once for a
+/// loop over a list.
+pub(super) type Found<'f> = Option<(Rc<Form>, &'f [Value])>;
+
+/// The call of `found`'s closure on `args`, computed from its form: `None` where it has
+/// none or the form does not compute the call (`apply_fast` then makes it).
+#[inline(always)]
+pub(super) fn apply_found(
+    found: &Found<'_>,
+    args: &[Value],
+    list: ListIds,
+) -> Option<Result<Value, Fault>> {
+    let (form, caps) = found.as_ref()?;
+    form.apply(args, caps, list)
+}
+
 /// `Body` of lambda `lam`: its form, or `Other`.
 pub(super) fn read(prog: &Program, lam: u32) -> Body {
     let Some(l) = prog.lambdas.get(lam as usize) else {
