@@ -2,12 +2,13 @@
 //! compiled once per program to register code over values and run in one loop, beside the
 //! machine.
 //!
-//! A kernel is a top-level function without class constraints, over nothing, whose body
-//! reads its parameters and `let`s, takes natives that call no function (arithmetic,
-//! comparison, `show`), `&&`, `||`, `if`, builds constructors, tuples and records, reads
-//! and updates records, `match`es on constructor, tuple, literal and record patterns (of
-//! variables), and calls kernels, the members of the
-//! `let rec` groups it defines among them (compiled by `kernel_compile`). The machine
+//! A kernel is a top-level function without class constraints, over nothing, or the
+//! method of an instance without a context (`get` of lists), whose body reads its
+//! parameters and `let`s, takes natives that call no function (arithmetic, comparison,
+//! `show`), `&&`, `||`, `if`, builds constructors, tuples and records, reads and updates
+//! records, `match`es on constructor, tuple, literal and record patterns (of variables),
+//! and calls kernels (functions, methods of instances it names statically), the members
+//! of the `let rec` groups it defines among them (compiled by `kernel_compile`). The machine
 //! runs one where a program calls such a function (`Machine::run_kernel`). A kernel gives
 //! up on what it does not decide as the machine does: an indeterminate value it would
 //! take apart or branch on, a native's error (overflow, division by zero), a `match`

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use super::ir::{Code, CodeId, Loc, Pat, Program, Source};
+use super::ir::{Code, CodeId, DictCode, Loc, Pat, Program, Source};
 use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS, MAX_UNPACK};
 use super::kernel_register::{Register, Scalar};
 use super::liveness::{self, Slots};
@@ -72,12 +72,14 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         calls: Vec::new(),
         widest: 0,
     };
-    // Candidates: globals without dictionaries whose value is a lambda over nothing.
+    // Candidates: globals without dictionaries whose value is a lambda over nothing, and
+    // the methods of instances without a context that are such lambdas (`get` of lists).
     let mut of_lambda: Vec<Option<u32>> = vec![None; prog.lambdas.len()];
-    for g in 0..prog.globals.len() as u32 {
-        let Some(l) = global_lambda(prog, g) else {
-            continue;
-        };
+    let globals = (0..prog.globals.len() as u32).filter_map(|g| global_lambda(prog, g));
+    let methods = prog.instances.iter().enumerate().flat_map(|(i, inst)| {
+        (0..inst.methods.len() as u32).filter_map(move |m| method_lambda(prog, i as u32, m))
+    });
+    for l in globals.chain(methods) {
         let lam = &prog.lambdas[l as usize];
         if lam.captures.is_empty()
             && (1..=MAX_ARGS as u32).contains(&lam.arity)
@@ -201,6 +203,22 @@ fn global_lambda(prog: &Program, g: u32) -> Option<u32> {
     let outer = prog.lambdas.get(global.body as usize)?;
     match prog.code.get(outer.body as usize)? {
         Code::Lambda(l) if outer.arity == 0 => Some(*l),
+        _ => None,
+    }
+}
+
+/// The lambda method `method` of instance `instance` is, when the instance has no
+/// context (its method bodies take its own dictionary alone) and the method's value is a
+/// lambda.
+fn method_lambda(prog: &Program, instance: u32, method: u32) -> Option<u32> {
+    let body = (*prog
+        .instances
+        .get(instance as usize)?
+        .methods
+        .get(method as usize)?)?;
+    let outer = prog.lambdas.get(body as usize)?;
+    match prog.code.get(outer.body as usize)? {
+        Code::Lambda(l) if outer.arity == 1 => Some(*l),
         _ => None,
     }
 }
@@ -537,7 +555,18 @@ impl Compile<'_> {
                 return self.call(kernel, &captures, args, dst, tail);
             }
             // A call of a `let rec` function from the body it scopes over (`go 1 0`).
+            // And of a method of an instance the program names statically (`get i xs`).
             Code::App(f, args) => {
+                if let Code::Method {
+                    dict: DictCode::Static(Some(d)),
+                    method,
+                    ..
+                } = &self.prog.code[*f as usize]
+                {
+                    let l = method_lambda(self.prog, d.instance, *method)?;
+                    let kernel = (*self.of_lambda.get(l as usize)?)?;
+                    return self.call(kernel, &[], args, dst, tail);
+                }
                 let (Code::Local(s) | Code::Move(s)) = self.prog.code[*f as usize] else {
                     return None;
                 };

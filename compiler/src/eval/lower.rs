@@ -372,6 +372,12 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let mut cx = ItemLowering::new(self, input);
+            if params == 1 {
+                cx.static_own = Some(Evidence::Instance {
+                    instance: i as u32,
+                    args: Vec::new(),
+                });
+            }
             let lambda = cx.body(params, |cx| cx.expr(m.body));
             self.program.instances[i].methods[index] = Some(lambda);
         }
@@ -418,6 +424,10 @@ struct ItemLowering<'l, 'a, 'i, 't> {
     /// Dictionary parameters of local bindings lowered for the one instance every use
     /// gives them (`uniform_evidence`), by owner and index.
     static_let: HashMap<(PatId, u32), Evidence>,
+    /// In the methods of an instance without a context, the evidence of the instance's
+    /// own dictionary (their one dictionary parameter): static, so that a method calling
+    /// one of its instance's methods (`size rest` in `size`) captures nothing.
+    static_own: Option<Evidence>,
 }
 
 impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
@@ -458,6 +468,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             frames: Vec::new(),
             uses,
             binders,
+            static_own: None,
             static_let: HashMap::new(),
         }
     }
@@ -612,7 +623,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
 
     fn dict_code(&mut self, ev: &Evidence) -> DictCode {
         let specialised;
-        let ev = if self.static_let.is_empty() {
+        let ev = if self.static_let.is_empty() && self.static_own.is_none() {
             ev
         } else {
             specialised = self.specialise(ev);
@@ -645,9 +656,13 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     }
 
     /// `ev` with the dictionary parameters of specialised local bindings replaced by the
-    /// evidence all their uses give.
+    /// evidence all their uses give, and an instance's own dictionary by its static one
+    /// (`static_own`).
     fn specialise(&self, ev: &Evidence) -> Evidence {
         match ev {
+            Evidence::Param {
+                owner: Owner::Item, ..
+            } => self.static_own.clone().unwrap_or_else(|| ev.clone()),
             Evidence::Param {
                 owner: Owner::Let(p),
                 index,

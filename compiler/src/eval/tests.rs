@@ -702,6 +702,27 @@ fn assert_kernel_values(program: &str, kernels: usize, cases: &[(&str, &str)]) {
 const FIB: &str = "fn fib : i32 -> i32 = \\n -> if n < 2 then n else fib (n - 1) + fib (n - 2)\n";
 
 #[test]
+fn methods_of_instances_without_a_context_run_as_kernels() {
+    let size = "class Size a\n  size : a -> i32\n\ninstance Size (List t)\n  size = \\xs ->\n    match xs\n      when Empty -> 0\n      when Cons _ rest -> 1 + size rest\n\n";
+    let third = "fn third : List i32 -> i32 = \\xs -> get 2 xs + size xs\n";
+    let program = format!("{size}{third}");
+    // `third`, `size` (calling itself as a method) and the prelude's `get` of lists,
+    // called from the machine and from `third`'s kernel.
+    let cases = [
+        ("size [1, 2, 3]", "3i32"),
+        ("third [4, 5, 6, 7]", "10i32"),
+        ("get 1 [4, 5]", "5i32"),
+    ];
+    assert_kernel_values(&program, 3, &cases);
+    // Out of range: the machine's error, as without kernels.
+    let (outcome, _) = kernel_outcome(&format!("{program}third [1]"), Limits::default());
+    let Err(RunError::Runtime(message)) = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(message.contains("index 2 is out of range"), "{message}");
+}
+
+#[test]
 fn functions_on_integers_and_booleans_run_as_kernels_with_the_machines_values() {
     let gcd = "fn gcd : i32 -> i32 -> i32 = \\a b -> if b == 0 then a else gcd b (a % b)\n";
     let sum = "fn sum : i32 -> i32 -> i32 = \\n acc -> if n == 0 then acc else sum (n - 1) (acc + n % 7 * 3)\n";
