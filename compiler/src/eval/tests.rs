@@ -1063,6 +1063,12 @@ fn functions_on_lists_tuples_and_constructors_run_as_kernels_with_the_machines_v
                 "(find \"k3\" (build 100), find \"zz\" (build 100))",
                 "(Some 120i32, None)",
             ),
+            // `find` on a tree the machine holds, read again after each call: the
+            // nodes it takes apart are shared, their parts copied out.
+            (
+                "let t = build 100 in (find \"k5\" t, total t, find \"k36\" t, find \"a\" t, total t)",
+                "(Some 126i32, (37i32, 4950i32), Some 109i32, None, (37i32, 4950i32))",
+            ),
         ],
     );
 }
