@@ -278,7 +278,7 @@ pub struct Kernels {
     /// too, called from kernels only).
     pub(super) of_lambda: Vec<Option<u32>>,
     /// The first kernel of a lambda written in place (`of_value`): the kernels of
-    /// top-level functions come before.
+    /// top-level functions and instance methods come before.
     pub(super) first_passed: u32,
     /// Registers a level of kernel recursion takes at most, and the most continuations the
     /// machine would keep for one (bounds a kernel's depth: `Kernels::max_depth`).
@@ -302,8 +302,8 @@ pub enum Stop {
 }
 
 impl Kernels {
-    /// Compiles every top-level function that qualifies (see the module's documentation),
-    /// and the `let rec` loops in them.
+    /// Compiles every top-level function and instance method that qualifies (see the
+    /// module's documentation), and the `let rec` loops in them.
     pub fn compile(prog: &Program) -> Kernels {
         super::kernel_compile::compile(prog)
     }
@@ -321,7 +321,7 @@ impl Kernels {
         self.of_lambda.get(lam as usize).copied().flatten()
     }
 
-    /// How many top-level functions have a kernel the machine calls.
+    /// How many top-level functions and instance methods have a kernel the machine calls.
     pub fn count(&self) -> usize {
         self.of_lambda
             .iter()

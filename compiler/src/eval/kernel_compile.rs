@@ -59,8 +59,8 @@ impl Builder {
     }
 }
 
-/// Compiles every top-level function that qualifies (see `kernel`'s documentation), and
-/// the `let rec` loops in them.
+/// Compiles every top-level function and instance method that qualifies (see `kernel`'s
+/// documentation), and the `let rec` loops in them.
 pub(super) fn compile(prog: &Program) -> Kernels {
     let mut b = Builder {
         code: Vec::new(),
@@ -200,25 +200,23 @@ fn global_lambda(prog: &Program, g: u32) -> Option<u32> {
     if global.dicts != 0 {
         return None;
     }
-    let outer = prog.lambdas.get(global.body as usize)?;
-    match prog.code.get(outer.body as usize)? {
-        Code::Lambda(l) if outer.arity == 0 => Some(*l),
-        _ => None,
-    }
+    body_lambda(prog, global.body, 0)
 }
 
 /// The lambda method `method` of instance `instance` is, when the instance has no
 /// context (its method bodies take its own dictionary alone) and the method's value is a
 /// lambda.
 fn method_lambda(prog: &Program, instance: u32, method: u32) -> Option<u32> {
-    let body = (*prog
-        .instances
-        .get(instance as usize)?
-        .methods
-        .get(method as usize)?)?;
+    let instance = prog.instances.get(instance as usize)?;
+    body_lambda(prog, (*instance.methods.get(method as usize)?)?, 1)
+}
+
+/// The lambda that body `body` (a lambda over its `dicts` dictionary parameters)
+/// evaluates to, where its code is that lambda.
+fn body_lambda(prog: &Program, body: u32, dicts: u32) -> Option<u32> {
     let outer = prog.lambdas.get(body as usize)?;
     match prog.code.get(outer.body as usize)? {
-        Code::Lambda(l) if outer.arity == 1 => Some(*l),
+        Code::Lambda(l) if outer.arity == dicts => Some(*l),
         _ => None,
     }
 }
@@ -544,8 +542,7 @@ impl Compile<'_> {
             }
             Code::CallGlobal { global, args, .. } => {
                 let l = global_lambda(self.prog, *global)?;
-                let kernel = (*self.of_lambda.get(l as usize)?)?;
-                return self.call(kernel, &[], args, dst, tail);
+                return self.call_candidate(l, args, dst, tail);
             }
             Code::CallMember(j, args) => {
                 let kernel = *self.group.as_ref()?.get(*j as usize)?;
@@ -564,8 +561,7 @@ impl Compile<'_> {
                 } = &self.prog.code[*f as usize]
                 {
                     let l = method_lambda(self.prog, d.instance, *method)?;
-                    let kernel = (*self.of_lambda.get(l as usize)?)?;
-                    return self.call(kernel, &[], args, dst, tail);
+                    return self.call_candidate(l, args, dst, tail);
                 }
                 let (Code::Local(s) | Code::Move(s)) = self.prog.code[*f as usize] else {
                     return None;
@@ -620,6 +616,13 @@ impl Compile<'_> {
             });
         }
         Some(())
+    }
+
+    /// A call of the kernel of candidate lambda `l` (a top-level function or a method,
+    /// over nothing) with `args`.
+    fn call_candidate(&mut self, l: u32, args: &[CodeId], dst: Reg, tail: bool) -> Option<()> {
+        let kernel = (*self.of_lambda.get(l as usize)?)?;
+        self.call(kernel, &[], args, dst, tail)
     }
 
     /// A call of `kernel` with `args` and the captured values in `captures`: its frame
