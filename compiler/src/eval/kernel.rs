@@ -165,6 +165,7 @@ pub(super) enum Ins {
         kind: NodeKind,
         base: Reg,
         n: u8,
+        clear: Regs,
     },
     /// `NodeIn` returned at once, as `NodeRet`.
     NodeInRet {
@@ -172,6 +173,7 @@ pub(super) enum Ins {
         base: Reg,
         n: u8,
         token: Reg,
+        clear: Regs,
     },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
     /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
@@ -238,16 +240,33 @@ pub(super) enum Ins {
     },
     /// The same in tail position: the callee's `n` first registers move to the running
     /// frame's first ones and the callee replaces it, except the parameters in `keep`
-    /// (bit `i`: parameter `i`), which hold their arguments already.
+    /// (bit `i`: parameter `i`), which hold their arguments already; then the registers
+    /// in `clear` are emptied (`kernel_clears`).
     TailCall {
         kernel: u32,
         base: Reg,
         n: u8,
         keep: u8,
+        clear: Regs,
     },
+    /// Returns register `src`'s value, then empties the registers in `clear` (those of
+    /// the frame that may hold something still: `kernel_clears`; the same for
+    /// `NodeRet` and `NodeInRet`, once their node is built).
     Ret {
         src: Reg,
+        clear: Regs,
     },
+}
+
+/// Registers `from..from + n` of a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Regs {
+    pub from: Reg,
+    pub n: u8,
+}
+
+impl Regs {
+    pub const NONE: Regs = Regs { from: 0, n: 0 };
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -261,8 +280,6 @@ pub(super) struct Kernel {
     pub captures: u32,
     /// Whether it runs on scalars (`Kernels::on_scalars`).
     pub scalar: bool,
-    /// The registers its code uses (emptied when it returns).
-    pub regs: u32,
 }
 
 /// The kernels of one program.
@@ -291,6 +308,23 @@ pub struct Kernels {
 pub(super) struct Env<'p> {
     pub list: ListIds,
     pub code: &'p [Code],
+}
+
+/// An operation's `None` as the kernel giving up.
+pub(super) trait OrGiveUp<T> {
+    /// The value, or `Stop::GiveUp`. (Not `ok_or(Stop::GiveUp)`: that builds the error
+    /// first and, where there is a value, drops it through a call that is not inlined.)
+    fn or_give_up(self) -> Result<T, Stop>;
+}
+
+impl<T> OrGiveUp<T> for Option<T> {
+    #[inline(always)]
+    fn or_give_up(self) -> Result<T, Stop> {
+        match self {
+            Some(v) => Ok(v),
+            None => Err(Stop::GiveUp),
+        }
+    }
 }
 
 /// Why a kernel stopped without a value.
@@ -378,9 +412,10 @@ impl Kernels {
 
     /// Runs kernel `k` on the arguments `load`ed into `regs`, calls nesting at most
     /// `max_depth` deep, counting a step per call off `budget`; `check` looks at the
-    /// limits each time it reaches zero (and sets it again). Every register is empty
-    /// again afterwards (each frame empties its own when it returns; a run that stops
-    /// early empties them all), so the next run neither resizes nor clears the stack.
+    /// limits each time it reaches zero (and sets it again). No register holds a
+    /// reference afterwards (a frame's returns and tail calls empty those of its
+    /// registers that may hold one, `kernel_clears`; a run that stops early empties them
+    /// all), so the next run neither resizes nor clears the stack.
     pub(super) fn run<R: Register>(
         &self,
         env: Env,
@@ -395,6 +430,11 @@ impl Kernels {
         if result.is_err() {
             R::clear(regs);
         }
+        #[cfg(test)]
+        assert!(
+            regs.iter().all(R::is_empty),
+            "a kernel run left a reference in a register"
+        );
         // A stack grown by deep recursion is not kept.
         if regs.len() > MAX_KEPT_REGS {
             regs.truncate(MAX_REGS);
@@ -412,20 +452,15 @@ impl Kernels {
         budget: &mut u32,
         check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
     ) -> Result<R, Stop> {
-        /// A caller waiting for a result: where it goes on, its frame, the register, and
-        /// the registers its code uses.
+        /// A caller waiting for a result: where it goes on, its frame, and the register.
         struct Frame {
             pc: u32,
             bp: u32,
             dst: Reg,
-            top: u32,
         }
         let mut frames: Vec<Frame> = Vec::new();
         let mut pc = kernel.entry as usize;
         let mut bp = 0usize;
-        // The registers the running frame's code uses (at least: after a tail call to a
-        // kernel using fewer, the return empties the caller's too).
-        let mut top = kernel.regs as usize;
         let mut tick = |budget: &mut u32| -> Result<(), Stop> {
             *budget -= 1;
             if *budget == 0 {
@@ -434,18 +469,18 @@ impl Kernels {
             Ok(())
         };
         tick(budget)?;
-        // Returns value `v` from the running frame: its registers are emptied, and the
-        // caller goes on with `v` in its register (or the run ends with it).
+        // Returns value `v` from the running frame, whose registers `clear` (those that
+        // may hold something still) are emptied; the caller goes on with `v` in its
+        // register (or the run ends with it).
         macro_rules! ret {
-            ($f:ident, $v:expr) => {{
+            ($f:ident, $v:expr, $clear:expr) => {{
                 let v = $v;
-                R::clear(&mut $f[..top.min(MAX_REGS)]);
+                R::clear_regs($f, $clear);
                 let Some(caller) = frames.pop() else {
                     return Ok(v);
                 };
                 pc = caller.pc as usize;
                 bp = caller.bp as usize;
-                top = caller.top as usize;
                 // The caller's frame is below this one: its registers exist.
                 regs[bp + caller.dst as usize].set(v);
                 break;
@@ -467,7 +502,7 @@ impl Kernels {
                 pc += 1;
                 match *ins {
                     Ins::Const { dst, k } => {
-                        let v = R::of(&self.consts[k as usize]).ok_or(Stop::GiveUp)?;
+                        let v = R::of(&self.consts[k as usize]).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::Copy { dst, src } => {
@@ -491,7 +526,7 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::JumpIf { r, when, to } => {
-                        if f[r as usize].truth().ok_or(Stop::GiveUp)? == when {
+                        if f[r as usize].truth().or_give_up()? == when {
                             pc = to as usize;
                         }
                     }
@@ -503,27 +538,27 @@ impl Kernels {
                     }
                     Ins::JumpUnlessBinK { p, a, k, to } => {
                         let v = R::binary_k(p, &f[a as usize], k)?;
-                        if !v.truth().ok_or(Stop::GiveUp)? {
+                        if !v.truth().or_give_up()? {
                             pc = to as usize;
                         }
                     }
                     Ins::JumpUnless { r, v, to } => {
-                        if !f[r as usize].is(v).ok_or(Stop::GiveUp)? {
+                        if !f[r as usize].is(v).or_give_up()? {
                             pc = to as usize;
                         }
                     }
                     Ins::JumpUnlessCtor { r, bare, ctor, to } => {
-                        if !f[r as usize].is_ctor(ctor, bare).ok_or(Stop::GiveUp)? {
+                        if !f[r as usize].is_ctor(ctor, bare).or_give_up()? {
                             pc = to as usize;
                         }
                     }
                     Ins::JumpUnlessTuple { r, n, to } => {
-                        if !f[r as usize].is_tuple(n).ok_or(Stop::GiveUp)? {
+                        if !f[r as usize].is_tuple(n).or_give_up()? {
                             pc = to as usize;
                         }
                     }
                     Ins::Part { dst, src, i } => {
-                        let v = f[src as usize].part(i).ok_or(Stop::GiveUp)?;
+                        let v = f[src as usize].part(i).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::Node { kind, dst, base, n } => {
@@ -540,15 +575,21 @@ impl Kernels {
                         let v = node_in(f, kind, base, n, token)?;
                         f[dst as usize].set(v);
                     }
-                    Ins::NodeRet { kind, base, n } => ret!(f, node(f, kind, base, n)?),
+                    Ins::NodeRet {
+                        kind,
+                        base,
+                        n,
+                        clear,
+                    } => ret!(f, node(f, kind, base, n)?, clear),
                     Ins::NodeInRet {
                         kind,
                         base,
                         n,
                         token,
-                    } => ret!(f, node_in(f, kind, base, n, token)?),
+                        clear,
+                    } => ret!(f, node_in(f, kind, base, n, token)?, clear),
                     Ins::Unpack { src, to, n, keep } => {
-                        R::unpack(f, src, to, n, keep).ok_or(Stop::GiveUp)?;
+                        R::unpack(f, src, to, n, keep).or_give_up()?;
                     }
                     Ins::Spare { r } => {
                         let v = f[r as usize].take();
@@ -559,11 +600,11 @@ impl Kernels {
                     }
                     Ins::Fields { src, to, n, names } => {
                         let names = &self.names[names as usize][..n as usize];
-                        R::fields(f, env.code, src, names, to).ok_or(Stop::GiveUp)?;
+                        R::fields(f, env.code, src, names, to).or_give_up()?;
                     }
                     Ins::Field { dst, src, names } => {
                         let name = &self.names[names as usize][0];
-                        let v = f[src as usize].field(env.code, name).ok_or(Stop::GiveUp)?;
+                        let v = f[src as usize].field(env.code, name).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::Update {
@@ -575,11 +616,11 @@ impl Kernels {
                         let names = &self.names[names as usize];
                         let record = f[base as usize].take();
                         let values = &mut f[base as usize + 1..base as usize + 1 + n as usize];
-                        let v = R::update(record, env.code, names, values).ok_or(Stop::GiveUp)?;
+                        let v = R::update(record, env.code, names, values).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::TupleField { dst, src, index } => {
-                        let v = f[src as usize].tuple_field(index).ok_or(Stop::GiveUp)?;
+                        let v = f[src as usize].tuple_field(index).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::GiveUp => return Err(Stop::GiveUp),
@@ -592,12 +633,9 @@ impl Kernels {
                             pc: pc as u32,
                             bp: bp as u32,
                             dst,
-                            top: top as u32,
                         });
                         bp += base as usize;
-                        let callee = &self.kernels[kernel as usize];
-                        pc = callee.entry as usize;
-                        top = callee.regs as usize;
+                        pc = self.kernels[kernel as usize].entry as usize;
                         break;
                     }
                     Ins::TailCall {
@@ -605,6 +643,7 @@ impl Kernels {
                         base,
                         n,
                         keep,
+                        clear,
                     } => {
                         tick(budget)?;
                         for i in 0..n {
@@ -614,11 +653,10 @@ impl Kernels {
                             let v = f[base.wrapping_add(i) as usize].take();
                             f[i as usize].set(v);
                         }
-                        let callee = &self.kernels[kernel as usize];
-                        pc = callee.entry as usize;
-                        top = top.max(callee.regs as usize);
+                        R::clear_regs(f, clear);
+                        pc = self.kernels[kernel as usize].entry as usize;
                     }
-                    Ins::Ret { src } => ret!(f, f[src as usize].take()),
+                    Ins::Ret { src, clear } => ret!(f, f[src as usize].take(), clear),
                 }
             }
         }
@@ -629,7 +667,7 @@ impl Kernels {
 #[inline(always)]
 fn node<R: Register>(f: &mut [R; MAX_REGS], kind: NodeKind, base: Reg, n: u8) -> Result<R, Stop> {
     let parts = &mut f[base as usize..base as usize + n as usize];
-    R::node(kind, parts).ok_or(Stop::GiveUp)
+    R::node(kind, parts).or_give_up()
 }
 
 /// The node `Ins::NodeIn` builds: `node`'s, in the emptied node register `token` keeps.
@@ -643,7 +681,7 @@ fn node_in<R: Register>(
 ) -> Result<R, Stop> {
     let token = f[token as usize].take();
     let parts = &mut f[base as usize..base as usize + n as usize];
-    R::node_in(kind, parts, token).ok_or(Stop::GiveUp)
+    R::node_in(kind, parts, token).or_give_up()
 }
 
 /// Registers a deep recursion's stack reserves at once (4 MiB of values), once it holds

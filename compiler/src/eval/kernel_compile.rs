@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use super::ir::{Code, CodeId, DictCode, Loc, Pat, Program, Source};
-use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, MAX_ARGS, MAX_REGS, MAX_UNPACK};
+use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, Regs, MAX_ARGS, MAX_REGS, MAX_UNPACK};
 use super::kernel_register::{Register, Scalar};
 use super::liveness::{self, Slots};
 use super::natives::Prim;
@@ -46,7 +46,6 @@ impl Builder {
             slots: lam.slots.max(lam.arity),
             captures,
             scalar: false,
-            regs: 0,
         });
         self.ok.push(true);
         self.calls.push(Vec::new());
@@ -143,11 +142,11 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         let code = &b.code[entry as usize..];
         let kernel = &mut b.kernels[job.kernel as usize];
         kernel.entry = entry;
-        kernel.regs = regs;
         // On scalars while its own code computes on nothing else (its callees below).
         kernel.scalar = code.iter().all(|ins| on_scalars(ins, &b.consts));
     }
     super::kernel_peephole::tidy(&mut b.code, &mut b.kernels);
+    super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
     spread_false(&mut b.ok, &b.calls);
@@ -573,7 +572,10 @@ impl Compile<'_> {
         }
         self.next = mark;
         if tail {
-            self.emit(Ins::Ret { src: dst });
+            self.emit(Ins::Ret {
+                src: dst,
+                clear: Regs::NONE,
+            });
         }
         Some(())
     }
@@ -709,6 +711,7 @@ impl Compile<'_> {
                 base,
                 n,
                 keep,
+                clear: Regs::NONE,
             });
         } else {
             self.emit(Ins::Call { kernel, dst, base });

@@ -2,7 +2,7 @@
 //! does anyway is left to it (`return_in_place`, `clears_before_returns`), and the
 //! instructions left with nothing to do are taken out (`compact`).
 
-use super::kernel::{Ins, Kernel, Reg};
+use super::kernel::{Ins, Kernel, Reg, Regs};
 
 /// Runs the passes over `code`, whose kernels start at their `entry`.
 pub(super) fn tidy(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
@@ -20,15 +20,24 @@ pub(super) fn tidy(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
 /// land on the `Ret`).
 fn return_in_place(code: &mut [Ins]) {
     for i in (1..code.len()).rev() {
-        let Ins::Ret { src: r } = code[i] else {
+        let Ins::Ret { src: r, .. } = code[i] else {
             continue;
         };
         code[i - 1] = match code[i - 1] {
-            Ins::Take { dst, src } | Ins::Copy { dst, src } if dst == r => Ins::Ret { src },
-            Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => {
-                Ins::Ret { src: r }
-            }
-            Ins::Node { kind, dst, base, n } if dst == r => Ins::NodeRet { kind, base, n },
+            Ins::Take { dst, src } | Ins::Copy { dst, src } if dst == r => Ins::Ret {
+                src,
+                clear: Regs::NONE,
+            },
+            Ins::Clear { from, n } if !(from..from.saturating_add(n)).contains(&r) => Ins::Ret {
+                src: r,
+                clear: Regs::NONE,
+            },
+            Ins::Node { kind, dst, base, n } if dst == r => Ins::NodeRet {
+                kind,
+                base,
+                n,
+                clear: Regs::NONE,
+            },
             Ins::NodeIn {
                 kind,
                 dst,
@@ -40,6 +49,7 @@ fn return_in_place(code: &mut [Ins]) {
                 base,
                 n,
                 token,
+                clear: Regs::NONE,
             },
             other => other,
         };
@@ -54,7 +64,7 @@ fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
     let mut dead = vec![false; code.len()];
     for (i, ins) in code.iter().enumerate() {
         let reads: (Reg, u8, Option<Reg>) = match *ins {
-            Ins::Ret { src } => (src, 1, None),
+            Ins::Ret { src, .. } => (src, 1, None),
             Ins::NodeRet { base, n, .. } => (base, n, None),
             Ins::NodeInRet { base, n, token, .. } => (base, n, Some(token)),
             _ => continue,
@@ -76,29 +86,38 @@ fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
     dead
 }
 
-/// Takes the instructions marked `dead` out of `code`, and moves every jump and kernel
-/// entry to the instruction that now stands where its target was (the next one kept).
+/// Takes the instructions marked `dead` out of `code` (`relayout`).
 fn compact(code: &mut Vec<Ins>, kernels: &mut [Kernel], dead: &[bool]) {
-    if !dead.contains(&true) {
-        return;
+    if dead.contains(&true) {
+        relayout(code, kernels, |i, ins, out| {
+            if !dead[i] {
+                out.push(ins);
+            }
+        });
     }
-    // `to[i]`: the new index of instruction `i`, or of the first kept one after it.
-    let mut to = Vec::with_capacity(code.len() + 1);
-    let mut kept = 0u32;
-    for d in dead {
-        to.push(kept);
-        kept += u32::from(!d);
-    }
-    to.push(kept);
+}
+
+/// Rebuilds `code` with `edit` putting in `out` what stands in place of instruction `i`
+/// (nothing, the instruction, instructions before it), and moves every jump and kernel
+/// entry to the first instruction standing in place of its target (or, where nothing
+/// does, of the next one).
+pub(super) fn relayout(
+    code: &mut Vec<Ins>,
+    kernels: &mut [Kernel],
+    mut edit: impl FnMut(usize, Ins, &mut Vec<Ins>),
+) {
     let old = std::mem::take(code);
-    for (mut ins, d) in old.into_iter().zip(dead) {
-        if *d {
-            continue;
-        }
-        if let Some(target) = target(&mut ins) {
+    // `to[i]`: the new index of what stands in place of instruction `i`.
+    let mut to = Vec::with_capacity(old.len() + 1);
+    for (i, ins) in old.into_iter().enumerate() {
+        to.push(code.len() as u32);
+        edit(i, ins, code);
+    }
+    to.push(code.len() as u32);
+    for ins in code.iter_mut() {
+        if let Some(target) = target(ins) {
             *target = to[*target as usize];
         }
-        code.push(ins);
     }
     for k in kernels {
         k.entry = to[k.entry as usize];
@@ -107,7 +126,7 @@ fn compact(code: &mut Vec<Ins>, kernels: &mut [Kernel], dead: &[bool]) {
 
 /// The instruction index a jump goes to. (Every kind is listed: a new one that jumps
 /// must be added here.)
-fn target(ins: &mut Ins) -> Option<&mut u32> {
+pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
     match ins {
         Ins::JumpIf { to, .. }
         | Ins::Jump { to }
@@ -153,7 +172,6 @@ mod tests {
             slots: 1,
             captures: 0,
             scalar: false,
-            regs: 3,
         }
     }
 
@@ -168,11 +186,17 @@ mod tests {
             },
             Ins::Clear { from: 1, n: 1 },
             Ins::Const { dst: 2, k: 0 },
-            Ins::Ret { src: 2 },
+            Ins::Ret {
+                src: 2,
+                clear: Regs::NONE,
+            },
             // A jump lands on a clear that goes: it lands on what follows instead.
             Ins::Clear { from: 0, n: 1 },
             Ins::Const { dst: 1, k: 1 },
-            Ins::Ret { src: 1 },
+            Ins::Ret {
+                src: 1,
+                clear: Regs::NONE,
+            },
             // A clear of the register returned stays.
             Ins::Clear { from: 2, n: 1 },
             Ins::Const { dst: 1, k: 1 },
@@ -180,6 +204,7 @@ mod tests {
                 kind: crate::eval::value::NodeKind::Tuple,
                 base: 1,
                 n: 2,
+                clear: Regs::NONE,
             },
         ];
         let mut kernels = [kernel(0), kernel(4), kernel(7)];
@@ -190,12 +215,12 @@ mod tests {
             [
                 "JumpUnlessBinK { p: Eq, a: 0, k: 0, to: 3 }",
                 "Const { dst: 2, k: 0 }",
-                "Ret { src: 2 }",
+                "Ret { src: 2, clear: Regs { from: 0, n: 0 } }",
                 "Const { dst: 1, k: 1 }",
-                "Ret { src: 1 }",
+                "Ret { src: 1, clear: Regs { from: 0, n: 0 } }",
                 "Clear { from: 2, n: 1 }",
                 "Const { dst: 1, k: 1 }",
-                "NodeRet { kind: Tuple, base: 1, n: 2 }",
+                "NodeRet { kind: Tuple, base: 1, n: 2, clear: Regs { from: 0, n: 0 } }",
             ]
         );
         let entries: Vec<u32> = kernels.iter().map(|k| k.entry).collect();

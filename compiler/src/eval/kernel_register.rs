@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use super::ir::{field_index_near, record_names, Code};
-use super::kernel::{Lit, Reg, Stop, MAX_REGS, MAX_UNPACK};
+use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
 use super::value::{Fields, Node, NodeKind, Value};
@@ -29,7 +29,7 @@ pub(super) trait Register: Clone + Default {
     /// boolean, without building it.
     #[inline(always)]
     fn holds(p: Prim, a: &Self, b: &Self) -> Result<bool, Stop> {
-        Self::binary(p, a, b)?.truth().ok_or(Stop::GiveUp)
+        Self::binary(p, a, b)?.truth().or_give_up()
     }
     fn unary(p: Prim, a: &Self, list: ListIds) -> Result<Self, Stop>;
     /// The boolean held.
@@ -79,6 +79,11 @@ pub(super) trait Register: Clone + Default {
     /// Empties the registers of a frame that returned (what they hold is released at
     /// once, so that a cell a kernel is done with can be freed and its memory re-used).
     fn clear(regs: &mut [Self]);
+    /// Empties registers `regs` of frame `f` (`Ins::Ret`'s `clear`).
+    fn clear_regs(f: &mut [Self; MAX_REGS], regs: Regs);
+    /// Whether it holds no reference (a test's check that runs leave none behind).
+    #[cfg(test)]
+    fn is_empty(&self) -> bool;
 }
 
 impl Register for Value {
@@ -116,12 +121,22 @@ impl Register for Value {
 
     #[inline(always)]
     fn binary(p: Prim, a: &Value, b: &Value) -> Result<Value, Stop> {
-        natives::binary(p, a, b).map_err(|_| Stop::GiveUp)
+        if let (&Value::I32(x), &Value::I32(y)) = (a, b) {
+            if let Some(v) = natives::i32_binary!(p, x, y, Value::I32, Value::Bool) {
+                return Ok(v);
+            }
+        }
+        decided(natives::binary(p, a, b))
     }
 
     #[inline(always)]
     fn binary_k(p: Prim, a: &Value, k: i32) -> Result<Value, Stop> {
-        natives::binary(p, a, &Value::I32(k)).map_err(|_| Stop::GiveUp)
+        if let &Value::I32(x) = a {
+            if let Some(v) = natives::i32_binary!(p, x, k, Value::I32, Value::Bool) {
+                return Ok(v);
+            }
+        }
+        decided(natives::binary(p, a, &Value::I32(k)))
     }
 
     /// Integers and strings (the keys of search trees) compared in place; the rest as
@@ -135,13 +150,13 @@ impl Register for Value {
         };
         match answer {
             Some(b) => Ok(b),
-            None => Self::binary(p, a, b)?.truth().ok_or(Stop::GiveUp),
+            None => Self::binary(p, a, b)?.truth().or_give_up(),
         }
     }
 
     #[inline(always)]
     fn unary(p: Prim, a: &Value, list: ListIds) -> Result<Value, Stop> {
-        natives::unary(p, a, list).map_err(|_| Stop::GiveUp)
+        decided(natives::unary(p, a, list))
     }
 
     #[inline(always)]
@@ -243,7 +258,7 @@ impl Register for Value {
                 _ => return None,
             }
             if keep {
-                f[src as usize] = Value::Node(rc);
+                f[src as usize].set(Value::Node(rc));
             }
             return Some(());
         }
@@ -320,6 +335,25 @@ impl Register for Value {
         update(code, record, names, values.iter_mut().map(std::mem::take)).ok()
     }
 
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        !matches!(
+            self,
+            Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_)
+        )
+    }
+
+    #[inline(always)]
+    fn clear_regs(f: &mut [Value; MAX_REGS], regs: Regs) {
+        for i in 0..regs.n {
+            // (A register index wraps within the frame: no bounds to check.)
+            let r = &mut f[regs.from.wrapping_add(i) as usize];
+            if !matches!(r, Value::Unit) {
+                std::mem::take(r).release();
+            }
+        }
+    }
+
     #[inline(always)]
     fn clear(regs: &mut [Value]) {
         // Most are empty already (moved out, or released where their code is done).
@@ -383,7 +417,7 @@ impl Register for Scalar {
     fn binary(p: Prim, a: &Scalar, b: &Scalar) -> Result<Scalar, Stop> {
         match (*a, *b) {
             (Scalar::I32(x), Scalar::I32(y)) => {
-                natives::i32_binary!(p, x, y, Scalar::I32, Scalar::Bool).ok_or(Stop::GiveUp)
+                natives::i32_binary!(p, x, y, Scalar::I32, Scalar::Bool).or_give_up()
             }
             (Scalar::Bool(x), Scalar::Bool(y)) => match p {
                 Prim::Eq => Ok(Scalar::Bool(x == y)),
@@ -403,7 +437,7 @@ impl Register for Scalar {
     #[inline(always)]
     fn unary(p: Prim, a: &Scalar, _: ListIds) -> Result<Scalar, Stop> {
         match (p, *a) {
-            (Prim::Neg, Scalar::I32(x)) => x.checked_neg().map(Scalar::I32).ok_or(Stop::GiveUp),
+            (Prim::Neg, Scalar::I32(x)) => x.checked_neg().map(Scalar::I32).or_give_up(),
             _ => Err(Stop::GiveUp),
         }
     }
@@ -485,6 +519,25 @@ impl Register for Scalar {
     /// Scalars hold nothing to release.
     #[inline(always)]
     fn clear(_: &mut [Scalar]) {}
+
+    #[inline(always)]
+    fn clear_regs(_: &mut [Scalar; MAX_REGS], _: Regs) {}
+
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        true
+    }
+}
+
+/// A native's value, where it is decided: on an error or an indeterminate value (an
+/// operand was one) the kernel gives up, so that a native's result is known a number, a
+/// boolean or a string where its operands are (`kernel_clears`).
+#[inline(always)]
+fn decided(v: Result<Value, super::Fault>) -> Result<Value, Stop> {
+    match v {
+        Ok(v) if !v.is_stuck() => Ok(v),
+        _ => Err(Stop::GiveUp),
+    }
 }
 
 /// Part `v` of a node taken apart to register `r` of frame `f`, or released where `r` is

@@ -199,7 +199,7 @@ impl Node {
 impl Node {
     /// A node nothing else holds (an emptied one kept for re-use), relabelled `kind`:
     /// its parts, to be filled in place. `None` when another holds it.
-    #[inline]
+    #[inline(always)]
     pub fn reuse(rc: &mut Rc<Node>, kind: NodeKind) -> Option<&mut [Value]> {
         let node = Rc::get_mut(rc)?;
         node.kind = kind;
