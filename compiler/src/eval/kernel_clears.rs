@@ -15,7 +15,8 @@
 //!
 //! What an arithmetic or comparison native did not give up on tells the types of its
 //! operands and result (`after`): `n - 1` is a number, and so is `n` then; `c == q`
-//! compares values of one type, scalars where either is one.
+//! compares values of one type, scalars where either is one. A parameter the code
+//! computes on anywhere is a scalar from the start (`scalar_params`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs, MAX_REGS};
 use super::kernel_peephole::{relayout, target};
@@ -123,21 +124,68 @@ fn binary_scalar(p: Prim) -> Option<bool> {
     }
 }
 
+/// Whether `p` of two registers (or, `constant`, of one and an `i32`) gives up unless its
+/// operands are scalars.
+fn scalar_operands(p: Prim, constant: bool) -> bool {
+    match binary_scalar(p) {
+        Some(always) => always || constant,
+        None => false,
+    }
+}
+
+/// The registers `ins` gives up unless they hold scalars.
+fn scalar_reads(ins: &Ins) -> Vec<Reg> {
+    match *ins {
+        Ins::Bin { p, a, b, .. } | Ins::JumpUnlessBin { p, a, b, .. }
+            if scalar_operands(p, false) =>
+        {
+            vec![a, b]
+        }
+        Ins::BinK { p, a, .. } | Ins::JumpUnlessBinK { p, a, .. } if scalar_operands(p, true) => {
+            vec![a]
+        }
+        Ins::Un {
+            p: Prim::Neg, a, ..
+        } => vec![a],
+        Ins::JumpIf { r, .. } | Ins::JumpUnless { r, .. } => vec![r],
+        _ => Vec::new(),
+    }
+}
+
+/// The parameters of kernel `k` its code shows to be scalars (`n - 1`, `n == 0`, `if b`)
+/// wherever it reads them: a parameter's type is one throughout its kernel, whose
+/// parameters' registers hold nothing else (a call of itself in tail position passes
+/// values of the same types). `seen` marks the instructions walked (`stamp`: this walk's).
+fn scalar_params(code: &[Ins], k: &Kernel, seen: &mut [u32], stamp: u32) -> Set {
+    let mut found = Set::default();
+    let mut todo = vec![k.entry as usize];
+    while let Some(i) = todo.pop() {
+        match seen.get_mut(i) {
+            Some(s) if *s != stamp => *s = stamp,
+            _ => continue,
+        }
+        for r in scalar_reads(&code[i]) {
+            if (r as u32) < k.arity {
+                found.add(r as usize);
+            }
+        }
+        todo.extend(successors(code[i], i));
+    }
+    found
+}
+
 /// `p` of registers `a` and `b` (or of `a` and an `i32` constant, `b` `None`) storing its
 /// result in `dst` (or branching on it): the registers of `s` it shows to hold scalars
 /// leave it, and `dst` joins it where the result may be a reference.
 fn binary(s: &mut Set, p: Prim, dst: Option<Reg>, a: Reg, b: Option<Reg>) {
-    let Some(always) = binary_scalar(p) else {
+    if binary_scalar(p).is_none() {
         if let Some(dst) = dst {
             s.add(dst as usize);
         }
         return;
-    };
-    let operands_scalar = always
-        || match b {
-            Some(b) => !s.contains(a as usize) || !s.contains(b as usize),
-            None => true,
-        };
+    }
+    let operands_scalar = scalar_operands(p, b.is_none())
+        || b.is_some_and(|b| !s.contains(a as usize) || !s.contains(b as usize));
     let result_scalar = operands_scalar || p != Prim::Add;
     if operands_scalar {
         s.remove(a as usize);
@@ -276,12 +324,15 @@ fn successors(ins: Ins, i: usize) -> impl Iterator<Item = usize> {
 pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value]) {
     let mut at: Vec<Option<Set>> = vec![None; code.len()];
     let mut todo = Vec::new();
-    for k in kernels.iter() {
+    let mut seen = vec![u32::MAX; code.len()];
+    for (stamp, k) in kernels.iter().enumerate() {
         let entry = k.entry as usize;
         if entry < code.len() {
-            at[entry]
-                .get_or_insert_with(Set::default)
-                .union(&at_entry(k));
+            let mut start = at_entry(k);
+            for r in scalar_params(code, k, &mut seen, stamp as u32).iter() {
+                start.remove(r);
+            }
+            at[entry].get_or_insert_with(Set::default).union(&start);
             todo.push(entry);
         }
     }
@@ -518,5 +569,40 @@ mod tests {
             code[10],
             "TailCall { kernel: 1, base: 5, n: 1, keep: 0, clear: Regs { from: 4, n: 1 } }"
         );
+    }
+
+    #[test]
+    fn a_parameter_computed_on_anywhere_is_a_scalar_everywhere() {
+        let mut code = vec![
+            // (q, xs): `match xs when Empty -> xs when _ -> this (q - 1) xs`: `q` is a
+            // number at the first return too, where the code has not computed on it yet.
+            Ins::JumpUnlessCtor {
+                r: 1,
+                bare: true,
+                ctor: 0,
+                to: 2,
+            },
+            ret(1),
+            Ins::BinK {
+                p: Prim::Sub,
+                dst: 3,
+                a: 0,
+                k: 1,
+            },
+            tail_call(0, 3, 1),
+            // (s, xs): `s + s` may join strings: `s` is emptied.
+            Ins::Bin {
+                p: Prim::Add,
+                dst: 2,
+                a: 0,
+                b: 0,
+            },
+            ret(2),
+        ];
+        let mut kernels = [kernel(2, 0, 0), kernel(2, 4, 0)];
+        place(&mut code, &mut kernels, &[]);
+        let code = shown(&code);
+        assert_eq!(code[1], "Ret { src: 1, clear: Regs { from: 0, n: 0 } }");
+        assert_eq!(code[5], "Ret { src: 2, clear: Regs { from: 0, n: 2 } }");
     }
 }
