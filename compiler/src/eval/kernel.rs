@@ -250,7 +250,7 @@ pub(super) enum Ins {
         clear: Regs,
     },
     /// Returns register `src`'s value, then empties the registers in `clear` (those of
-    /// the frame that may hold something still: `kernel_clears`; the same for
+    /// the frame that may still hold a reference: `kernel_clears`; the same for
     /// `NodeRet` and `NodeInRet`, once their node is built).
     Ret {
         src: Reg,
@@ -432,7 +432,7 @@ impl Kernels {
         }
         #[cfg(test)]
         assert!(
-            regs.iter().all(R::is_empty),
+            !regs.iter().any(R::holds_reference),
             "a kernel run left a reference in a register"
         );
         // A stack grown by deep recursion is not kept.
@@ -470,7 +470,7 @@ impl Kernels {
         };
         tick(budget)?;
         // Returns value `v` from the running frame, whose registers `clear` (those that
-        // may hold something still) are emptied; the caller goes on with `v` in its
+        // may still hold a reference) are emptied; the caller goes on with `v` in its
         // register (or the run ends with it).
         macro_rules! ret {
             ($f:ident, $v:expr, $clear:expr) => {{

@@ -102,14 +102,6 @@ fn at_entry(k: &Kernel) -> Set {
     s
 }
 
-/// Whether `v` holds a reference (what emptying a register releases).
-fn is_reference(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_)
-    )
-}
-
 /// What native `p` applied to two operands tells where it did not give up (kernels give
 /// up on an indeterminate result: `Register::binary`): whether its result is a scalar
 /// whatever the operands (`Some(true)`: numbers, booleans), a scalar where an operand
@@ -134,21 +126,21 @@ fn scalar_operands(p: Prim, constant: bool) -> bool {
 }
 
 /// The registers `ins` gives up unless they hold scalars.
-fn scalar_reads(ins: &Ins) -> Vec<Reg> {
+fn scalar_reads(ins: &Ins) -> [Option<Reg>; 2] {
     match *ins {
         Ins::Bin { p, a, b, .. } | Ins::JumpUnlessBin { p, a, b, .. }
             if scalar_operands(p, false) =>
         {
-            vec![a, b]
+            [Some(a), Some(b)]
         }
         Ins::BinK { p, a, .. } | Ins::JumpUnlessBinK { p, a, .. } if scalar_operands(p, true) => {
-            vec![a]
+            [Some(a), None]
         }
         Ins::Un {
             p: Prim::Neg, a, ..
-        } => vec![a],
-        Ins::JumpIf { r, .. } | Ins::JumpUnless { r, .. } => vec![r],
-        _ => Vec::new(),
+        } => [Some(a), None],
+        Ins::JumpIf { r, .. } | Ins::JumpUnless { r, .. } => [Some(r), None],
+        _ => [None, None],
     }
 }
 
@@ -164,7 +156,7 @@ fn scalar_params(code: &[Ins], k: &Kernel, seen: &mut [u32], stamp: u32) -> Set 
             Some(s) if *s != stamp => *s = stamp,
             _ => continue,
         }
-        for r in scalar_reads(&code[i]) {
+        for r in scalar_reads(&code[i]).into_iter().flatten() {
             if (r as u32) < k.arity {
                 found.add(r as usize);
             }
@@ -202,11 +194,12 @@ fn binary(s: &mut Set, p: Prim, dst: Option<Reg>, a: Reg, b: Option<Reg>) {
     }
 }
 
-/// The registers that may hold a reference after `ins`, where those of `s` may before it.
-fn after(ins: &Ins, kernels: &[Kernel], consts: &[Value], mut s: Set) -> Set {
+/// The registers that may hold a reference after `ins`, where those of `s` may before it
+/// (`entries`: each kernel's `at_entry`).
+fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
     match *ins {
         Ins::Const { dst, k } => {
-            if is_reference(&consts[k as usize]) {
+            if consts[k as usize].holds_reference() {
                 s.add(dst as usize);
             } else {
                 s.remove(dst as usize);
@@ -283,7 +276,7 @@ fn after(ins: &Ins, kernels: &[Kernel], consts: &[Value], mut s: Set) -> Set {
         }
         Ins::Call { kernel, dst, base } => {
             // The callee took its arguments and emptied its frame as it returned.
-            for r in at_entry(&kernels[kernel as usize]).iter() {
+            for r in entries[kernel as usize].iter() {
                 s.remove(base as usize + r);
             }
             s.add(dst as usize);
@@ -325,10 +318,11 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
     let mut at: Vec<Option<Set>> = vec![None; code.len()];
     let mut todo = Vec::new();
     let mut seen = vec![u32::MAX; code.len()];
+    let entries: Vec<Set> = kernels.iter().map(at_entry).collect();
     for (stamp, k) in kernels.iter().enumerate() {
         let entry = k.entry as usize;
         if entry < code.len() {
-            let mut start = at_entry(k);
+            let mut start = entries[stamp];
             for r in scalar_params(code, k, &mut seen, stamp as u32).iter() {
                 start.remove(r);
             }
@@ -338,7 +332,7 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
     }
     while let Some(i) = todo.pop() {
         let Some(before) = at[i] else { continue };
-        let out = after(&code[i], kernels, consts, before);
+        let out = after(&code[i], &entries, consts, before);
         for next in successors(code[i], i) {
             let Some(slot) = at.get_mut(next) else {
                 continue;
@@ -383,7 +377,7 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
                 // the callee's captured values stay: the tail call empties the others
                 // once they moved, where no register of the callee's is among them, and
                 // `Clear`s do before it otherwise.
-                let mut callee = at_entry(&kernels[*kernel as usize]);
+                let mut callee = entries[*kernel as usize];
                 callee.add_range(0, *n as usize);
                 left.remove_range(*base as usize, *n as usize);
                 for r in callee.iter() {

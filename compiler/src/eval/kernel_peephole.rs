@@ -58,8 +58,9 @@ fn return_in_place(code: &mut [Ins]) {
 
 /// The `Clear`s that a return empties anyway: those in the straight run of `Clear`s and
 /// `Const`s just before a return (`Ret`, `NodeRet`, `NodeInRet`) that clear none of
-/// the registers the return reads (it empties the frame's registers once its value is
-/// out). A jump into the run lands on the same return.
+/// the registers the return reads (its `clear`, which `kernel_clears` sets afterwards,
+/// empties those that may still hold a reference once its value is out). A jump into the
+/// run lands on the same return.
 fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
     let mut dead = vec![false; code.len()];
     for (i, ins) in code.iter().enumerate() {

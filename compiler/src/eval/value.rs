@@ -416,13 +416,23 @@ impl Value {
         matches!(self, Value::Stuck(_))
     }
 
+    /// Whether it holds a reference (what dropping it releases).
+    #[inline(always)]
+    pub fn holds_reference(&self) -> bool {
+        matches!(
+            self,
+            Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_)
+        )
+    }
+
     /// Drops the value, running the drop glue (which is not inlined) only when it holds a
     /// reference: most values dropped in a run are scalars, or the `Unit` a move left.
     #[inline(always)]
     pub fn release(self) {
-        match self {
-            Value::Str(_) | Value::Node(_) | Value::Dict(_) | Value::Stuck(_) => drop(self),
-            scalar => std::mem::forget(scalar),
+        if self.holds_reference() {
+            drop(self)
+        } else {
+            std::mem::forget(self)
         }
     }
 
