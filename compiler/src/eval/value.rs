@@ -8,7 +8,10 @@ use std::rc::Rc;
 use crate::span::Span;
 
 /// `repr(u64)` puts every payload at offset 8, so a value moves as two whole words
-/// (the default packed layout made copies partial and stalled store forwarding).
+/// (the default packed layout made copies partial and stalled store forwarding). The
+/// kinds that hold a reference come last, so that whether a value holds one
+/// (`holds_reference`, asked at every store into a register) is one comparison of its
+/// tag.
 #[derive(Clone, Debug, Default)]
 #[repr(u64)]
 pub enum Value {
@@ -25,13 +28,14 @@ pub enum Value {
     U64(u64),
     F32(f32),
     F64(f64),
-    Str(Rc<String>),
     /// A constructor without fields (`None`, `Empty`, user enums), by constructor id.
     Tag(u32),
     /// A constructor with fields used as a function (`Some` in `map Some xs`).
     CtorFn(u32),
     /// A native function (`prim_*`), unapplied.
     Native(u16),
+    // (The kinds holding a reference, from here on.)
+    Str(Rc<String>),
     Node(Rc<Node>),
     /// A type-class dictionary (dictionary-passing of constrained functions).
     Dict(DictRef),
