@@ -232,18 +232,22 @@ pub(super) enum Ins {
     /// No `when` arm matched: the machine reports it.
     GiveUp,
     /// Calls kernel `kernel`, whose frame the caller laid out from register `base` on;
-    /// its result goes to `dst`.
+    /// its result goes to `dst`. `entry` is where the callee's code starts (set once
+    /// every kernel's code is laid out: `link`), read without a look-up in the table of
+    /// kernels.
     Call {
         kernel: u32,
+        entry: u32,
         dst: Reg,
         base: Reg,
     },
     /// The same in tail position: the callee's `n` first registers move to the running
     /// frame's first ones and the callee replaces it, except the parameters in `keep`
     /// (bit `i`: parameter `i`), which hold their arguments already; then the registers
-    /// in `clear` are emptied (`kernel_clears`).
+    /// in `clear` are emptied (`kernel_clears`). `entry` as for `Call`.
     TailCall {
         kernel: u32,
+        entry: u32,
         base: Reg,
         n: u8,
         keep: u8,
@@ -268,6 +272,9 @@ pub(super) struct Regs {
 impl Regs {
     pub const NONE: Regs = Regs { from: 0, n: 0 };
 }
+
+// An instruction is loaded at each dispatch: it stays 16 bytes.
+const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Kernel {
@@ -595,6 +602,10 @@ impl Kernels {
                         let v = f[r as usize].take();
                         f[r as usize].set(R::spare(v));
                     }
+                    // (One register most often, a dead variable's: without a loop.)
+                    Ins::Clear { from, n: 1 } => {
+                        R::clear(std::slice::from_mut(&mut f[from as usize]))
+                    }
                     Ins::Clear { from, n } => {
                         R::clear(&mut f[from as usize..from as usize + n as usize]);
                     }
@@ -624,7 +635,9 @@ impl Kernels {
                         f[dst as usize].set(v);
                     }
                     Ins::GiveUp => return Err(Stop::GiveUp),
-                    Ins::Call { kernel, dst, base } => {
+                    Ins::Call {
+                        entry, dst, base, ..
+                    } => {
                         if frames.len() >= max_depth {
                             return Err(Stop::GiveUp);
                         }
@@ -635,15 +648,16 @@ impl Kernels {
                             dst,
                         });
                         bp += base as usize;
-                        pc = self.kernels[kernel as usize].entry as usize;
+                        pc = entry as usize;
                         break;
                     }
                     Ins::TailCall {
-                        kernel,
+                        entry,
                         base,
                         n,
                         keep,
                         clear,
+                        ..
                     } => {
                         tick(budget)?;
                         for i in 0..n {
@@ -654,7 +668,7 @@ impl Kernels {
                             f[i as usize].set(v);
                         }
                         R::clear_regs(f, clear);
-                        pc = self.kernels[kernel as usize].entry as usize;
+                        pc = entry as usize;
                     }
                     Ins::Ret { src, clear } => ret!(f, f[src as usize].take(), clear),
                 }

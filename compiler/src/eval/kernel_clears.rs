@@ -274,7 +274,9 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             s.remove_range(base as usize, n as usize + 1);
             s.add(dst as usize);
         }
-        Ins::Call { kernel, dst, base } => {
+        Ins::Call {
+            kernel, dst, base, ..
+        } => {
             // The callee took its arguments and emptied its frame as it returned.
             for r in entries[kernel as usize].iter() {
                 s.remove(base as usize + r);
@@ -430,6 +432,7 @@ mod tests {
     fn tail_call(kernel: u32, base: Reg, n: u8) -> Ins {
         Ins::TailCall {
             kernel,
+            entry: 0,
             base,
             n,
             keep: 0,
@@ -463,6 +466,7 @@ mod tests {
             Ins::Take { dst: 6, src: 1 },
             Ins::Call {
                 kernel: 0,
+                entry: 0,
                 dst: 3,
                 base: 5,
             },
@@ -552,7 +556,7 @@ mod tests {
             [
                 "Clear { from: 2, n: 1 }",
                 "Clear { from: 4, n: 1 }",
-                "TailCall { kernel: 0, base: 5, n: 0, keep: 0, clear: Regs { from: 0, n: 0 } }",
+                "TailCall { kernel: 0, entry: 0, base: 5, n: 0, keep: 0, clear: Regs { from: 0, n: 0 } }",
             ]
         );
         // The jump to the tail call lands on the first `Clear`, and the second kernel's
@@ -561,7 +565,7 @@ mod tests {
         assert_eq!(kernels[1].entry, 7);
         assert_eq!(
             code[10],
-            "TailCall { kernel: 1, base: 5, n: 1, keep: 0, clear: Regs { from: 4, n: 1 } }"
+            "TailCall { kernel: 1, entry: 0, base: 5, n: 1, keep: 0, clear: Regs { from: 4, n: 1 } }"
         );
     }
 

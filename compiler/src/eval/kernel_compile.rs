@@ -147,6 +147,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     }
     super::kernel_peephole::tidy(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
+    link(&mut b.code, &b.kernels);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
     spread_false(&mut b.ok, &b.calls);
@@ -168,6 +169,16 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         of_lambda,
         first_passed,
         widest: b.widest,
+    }
+}
+
+/// Sets where each call's callee starts (`Ins::Call`'s `entry`), once the code is laid
+/// out for good.
+fn link(code: &mut [Ins], kernels: &[Kernel]) {
+    for ins in code {
+        if let Ins::Call { kernel, entry, .. } | Ins::TailCall { kernel, entry, .. } = ins {
+            *entry = kernels[*kernel as usize].entry;
+        }
     }
 }
 
@@ -708,13 +719,19 @@ impl Compile<'_> {
             }
             self.emit(Ins::TailCall {
                 kernel,
+                entry: 0,
                 base,
                 n,
                 keep,
                 clear: Regs::NONE,
             });
         } else {
-            self.emit(Ins::Call { kernel, dst, base });
+            self.emit(Ins::Call {
+                kernel,
+                entry: 0,
+                dst,
+                base,
+            });
         }
         Some(())
     }
