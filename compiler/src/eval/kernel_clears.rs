@@ -25,35 +25,35 @@ use super::value::Value;
 
 /// A set of a frame's registers.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-struct Set([u64; 4]);
+pub(super) struct Set([u64; 4]);
 
 impl Set {
-    fn add(&mut self, r: usize) {
+    pub(super) fn add(&mut self, r: usize) {
         if r < MAX_REGS {
             self.0[r / 64] |= 1 << (r % 64);
         }
     }
 
-    fn remove(&mut self, r: usize) {
+    pub(super) fn remove(&mut self, r: usize) {
         if r < MAX_REGS {
             self.0[r / 64] &= !(1 << (r % 64));
         }
     }
 
-    fn add_range(&mut self, from: usize, n: usize) {
+    pub(super) fn add_range(&mut self, from: usize, n: usize) {
         (from..from + n).for_each(|r| self.add(r));
     }
 
-    fn remove_range(&mut self, from: usize, n: usize) {
+    pub(super) fn remove_range(&mut self, from: usize, n: usize) {
         (from..from + n).for_each(|r| self.remove(r));
     }
 
-    fn contains(&self, r: usize) -> bool {
+    pub(super) fn contains(&self, r: usize) -> bool {
         r < MAX_REGS && self.0[r / 64] & (1 << (r % 64)) != 0
     }
 
     /// Adds `other`'s registers: whether any was new.
-    fn union(&mut self, other: &Set) -> bool {
+    pub(super) fn union(&mut self, other: &Set) -> bool {
         let before = *self;
         for (a, b) in self.0.iter_mut().zip(other.0) {
             *a |= b;
@@ -61,8 +61,18 @@ impl Set {
         *self != before
     }
 
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..MAX_REGS).filter(|r| self.contains(*r))
+    /// The registers, in order (word by word, lowest bit first).
+    pub(super) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, bits)| {
+            let mut bits = *bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let r = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + r
+                })
+            })
+        })
     }
 
     /// The registers from the first to the last of the set (emptying the others between
@@ -95,7 +105,7 @@ impl Set {
 
 /// The registers kernel `k`'s frame starts with values in: its parameters, and its
 /// captured values.
-fn at_entry(k: &Kernel) -> Set {
+pub(super) fn at_entry(k: &Kernel) -> Set {
     let mut s = Set::default();
     s.add_range(0, k.arity as usize);
     s.add_range(k.slots as usize, k.captures as usize);
@@ -298,7 +308,7 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
 }
 
 /// Where the code goes on after instruction `i`.
-fn successors(ins: Ins, i: usize) -> impl Iterator<Item = usize> {
+pub(super) fn successors(ins: Ins, i: usize) -> impl Iterator<Item = usize> {
     let on = !matches!(
         ins,
         Ins::Jump { .. }

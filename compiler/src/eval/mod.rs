@@ -8,6 +8,7 @@ pub mod dicts;
 pub mod ir;
 pub mod kernel;
 mod kernel_clears;
+mod kernel_coalesce;
 mod kernel_compile;
 mod kernel_peephole;
 mod kernel_register;
