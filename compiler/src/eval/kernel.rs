@@ -262,6 +262,29 @@ pub(super) enum Ins {
     },
 }
 
+/// What the tests of the passes over the kernels' code build and compare.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::{Ins, Kernel};
+
+    /// Kernel of `arity` parameters and one `let`, then `captures` captured values,
+    /// whose code starts at `entry`.
+    pub fn kernel(arity: u32, entry: u32, captures: u32) -> Kernel {
+        Kernel {
+            arity,
+            entry,
+            slots: arity + 1,
+            captures,
+            scalar: false,
+        }
+    }
+
+    /// The code as its instructions' `Debug` text.
+    pub fn shown(code: &[Ins]) -> Vec<String> {
+        code.iter().map(|i| format!("{i:?}")).collect()
+    }
+}
+
 /// Registers `from..from + n` of a frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct Regs {

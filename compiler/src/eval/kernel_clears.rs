@@ -420,17 +420,8 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::kernel::testing::{kernel, shown};
     use crate::eval::value::NodeKind;
-
-    fn kernel(arity: u32, entry: u32, captures: u32) -> Kernel {
-        Kernel {
-            arity,
-            entry,
-            slots: arity + 1,
-            captures,
-            scalar: false,
-        }
-    }
 
     fn ret(src: Reg) -> Ins {
         Ins::Ret {
@@ -448,10 +439,6 @@ mod tests {
             keep: 0,
             clear: Regs::NONE,
         }
-    }
-
-    fn shown(code: &[Ins]) -> Vec<String> {
-        code.iter().map(|i| format!("{i:?}")).collect()
     }
 
     #[test]

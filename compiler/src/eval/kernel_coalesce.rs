@@ -232,12 +232,19 @@ fn uses(ins: Ins, kernels: &[Kernel]) -> Uses {
 /// Takes out the `Take`s of each kernel of `code` whose two registers can be one.
 pub(super) fn coalesce(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     let mut dead = vec![false; code.len()];
-    // The kernel whose walk reached each instruction (`u32::MAX`: none yet).
+    // The kernel whose walk reached each instruction (`u32::MAX`: none yet), and where
+    // kernels start.
     let mut done = vec![u32::MAX; code.len()];
+    let mut starts = vec![false; code.len()];
+    for k in kernels.iter() {
+        if let Some(s) = starts.get_mut(k.entry as usize) {
+            *s = true;
+        }
+    }
     for k in 0..kernels.len() {
         let entry = kernels[k].entry as usize;
         if entry < code.len() && done[entry] == u32::MAX {
-            coalesce_kernel(code, kernels, k, &mut done, &mut dead);
+            coalesce_kernel(code, kernels, k, &starts, &mut done, &mut dead);
         }
     }
     if dead.contains(&true) {
@@ -250,16 +257,18 @@ pub(super) fn coalesce(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
 }
 
 /// `coalesce` on the code of kernel `k` (and the others starting where it does): marks
-/// the `Take`s that go in `dead`, and the instructions walked in `done`.
+/// the `Take`s that go in `dead`, and the instructions walked in `done` (`starts`:
+/// where kernels start).
 fn coalesce_kernel(
     code: &mut [Ins],
     kernels: &[Kernel],
     k: usize,
+    starts: &[bool],
     done: &mut [u32],
     dead: &mut [bool],
 ) {
-    // The kernel's instructions, in the order of the code. (Code another kernel's walk
-    // reached too is left as it is.)
+    // The kernel's instructions, in the order of the code. (Code that another kernel
+    // reaches too, or starts at, is left as it is: its registers mean the same to both.)
     let entry = kernels[k].entry as usize;
     let mut region = Vec::new();
     let mut shared = false;
@@ -267,7 +276,7 @@ fn coalesce_kernel(
     while let Some(i) = todo.pop() {
         match done.get(i) {
             Some(&d) if d == k as u32 => continue,
-            Some(&d) => shared |= d != u32::MAX,
+            Some(&d) => shared |= d != u32::MAX || (i != entry && starts[i]),
             None => continue,
         }
         done[i] = k as u32;
@@ -384,23 +393,10 @@ fn coalesce_kernel(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::kernel::testing::{kernel, shown};
     use crate::eval::kernel::Regs;
     use crate::eval::natives::Prim;
     use crate::eval::value::NodeKind;
-
-    fn kernel(arity: u32, entry: u32) -> Kernel {
-        Kernel {
-            arity,
-            entry,
-            slots: arity,
-            captures: 0,
-            scalar: false,
-        }
-    }
-
-    fn shown(code: &[Ins]) -> Vec<String> {
-        code.iter().map(|i| format!("{i:?}")).collect()
-    }
 
     #[test]
     fn parts_go_straight_where_a_call_and_a_node_take_them() {
@@ -452,7 +448,7 @@ mod tests {
                 clear: Regs::NONE,
             },
         ];
-        let mut kernels = [kernel(2, 0)];
+        let mut kernels = [kernel(2, 0, 0)];
         coalesce(&mut code, &mut kernels);
         let code = shown(&code);
         // The parts go to the node's and the call's registers; `ys`, a parameter, moves.
@@ -505,7 +501,7 @@ mod tests {
             },
         ];
         let before = shown(&code);
-        let mut kernels = [kernel(1, 0)];
+        let mut kernels = [kernel(1, 0, 0)];
         coalesce(&mut code, &mut kernels);
         let after = shown(&code);
         // No move goes: 4 is written while 2 holds the value the sum reads; 2's second
@@ -538,7 +534,7 @@ mod tests {
                 clear: Regs::NONE,
             },
         ];
-        let mut kernels = [kernel(1, 0)];
+        let mut kernels = [kernel(1, 0, 0)];
         coalesce(&mut code, &mut kernels);
         assert_eq!(
             shown(&code),

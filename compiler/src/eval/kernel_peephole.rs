@@ -164,17 +164,8 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::kernel::testing::{kernel, shown};
     use crate::eval::natives::Prim;
-
-    fn kernel(entry: u32) -> Kernel {
-        Kernel {
-            arity: 1,
-            entry,
-            slots: 1,
-            captures: 0,
-            scalar: false,
-        }
-    }
 
     #[test]
     fn clears_a_return_does_anyway_go_and_jumps_follow_their_targets() {
@@ -208,11 +199,10 @@ mod tests {
                 clear: Regs::NONE,
             },
         ];
-        let mut kernels = [kernel(0), kernel(4), kernel(7)];
+        let mut kernels = [kernel(1, 0, 0), kernel(1, 4, 0), kernel(1, 7, 0)];
         tidy(&mut code, &mut kernels);
-        let shown: Vec<String> = code.iter().map(|i| format!("{i:?}")).collect();
         assert_eq!(
-            shown,
+            shown(&code),
             [
                 "JumpUnlessBinK { p: Eq, a: 0, k: 0, to: 3 }",
                 "Const { dst: 2, k: 0 }",
