@@ -312,6 +312,18 @@ pub(super) struct Kernel {
     pub scalar: bool,
 }
 
+impl Kernel {
+    /// How many of its frame's first registers a caller lays out: its parameters, then,
+    /// where it has captured values, its `let`s and the captured values after them.
+    pub fn frame_width(&self) -> u32 {
+        if self.captures == 0 {
+            self.arity
+        } else {
+            self.slots + self.captures
+        }
+    }
+}
+
 /// The kernels of one program.
 #[derive(Default)]
 pub struct Kernels {

@@ -135,7 +135,7 @@ fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Operand<'_>)) {
             // the others.
             f(run(
                 *base,
-                frame_width(&kernels[*kernel as usize]),
+                kernels[*kernel as usize].frame_width() as usize,
                 true,
                 false,
             ));
@@ -154,19 +154,14 @@ fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Operand<'_>)) {
             // The arguments move down to the first registers, where the callee reads
             // them with its captured values (and the parameters that keep theirs).
             f(run(*base, *n as usize, true, true));
-            f(run(0, frame_width(&kernels[*kernel as usize]), true, false));
+            f(run(
+                0,
+                kernels[*kernel as usize].frame_width() as usize,
+                true,
+                false,
+            ));
         }
         Ins::Ret { src, .. } => f(Read(src)),
-    }
-}
-
-/// The registers a kernel's frame starts with values in: its parameters, then, where it
-/// has captured values, its `let`s and those after them.
-fn frame_width(k: &Kernel) -> usize {
-    if k.captures == 0 {
-        k.arity as usize
-    } else {
-        (k.slots + k.captures) as usize
     }
 }
 

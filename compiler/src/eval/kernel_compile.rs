@@ -655,11 +655,7 @@ impl Compile<'_> {
         if callee.arity as usize != args.len() || callee.captures as usize != captures.len() {
             return None;
         }
-        let width = if captures.is_empty() {
-            args.len() as u32
-        } else {
-            callee.slots + callee.captures
-        };
+        let width = callee.frame_width();
         // A kernel calling itself in tail position keeps its captured values where they
         // are (its own registers), and computes an argument straight into its parameter
         // where that parameter's value is read no more (`free_from`, `stays`, `direct`):
