@@ -20,6 +20,7 @@
 use std::rc::Rc;
 
 use super::ir::{Code, Program};
+use super::kernel_clears::successors;
 use super::kernel_register::Register;
 use super::natives::{ListIds, Prim};
 use super::value::{NodeKind, Value};
@@ -381,7 +382,44 @@ impl Kernels {
     /// Compiles every top-level function and instance method that qualifies (see the
     /// module's documentation), and the `let rec` loops in them.
     pub fn compile(prog: &Program) -> Kernels {
-        super::kernel_compile::compile(prog)
+        let kernels = super::kernel_compile::compile(prog);
+        // The run loop reads the code without bounds (`run_loop`): code that is not
+        // closed (a compiler bug) runs no kernel; the machine runs every call itself.
+        let closed = kernels.closed();
+        #[cfg(test)]
+        assert!(closed, "kernel code jumps or runs outside itself");
+        if closed {
+            kernels
+        } else {
+            Kernels::default()
+        }
+    }
+
+    /// Whether the code a run may reach stays inside the code: from the entry of each
+    /// kernel the machine calls, every jump, call and next instruction. (A kernel that
+    /// did not compile may have left code behind that no run reaches.)
+    pub(super) fn closed(&self) -> bool {
+        let mut seen = vec![false; self.code.len()];
+        let mut todo = Vec::new();
+        for k in self.of_lambda.iter().flatten() {
+            match self.kernels.get(*k as usize) {
+                Some(k) => todo.push(k.entry as usize),
+                None => return false,
+            }
+        }
+        while let Some(i) = todo.pop() {
+            let Some(&ins) = self.code.get(i) else {
+                return false;
+            };
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            if let Ins::Call { entry, .. } | Ins::TailCall { entry, .. } = ins {
+                todo.push(entry as usize);
+            }
+            todo.extend(successors(ins, i));
+        }
+        true
     }
 
     /// The kernel of lambda `lam`, if it has one.
@@ -452,7 +490,8 @@ impl Kernels {
         true
     }
 
-    /// Runs kernel `k` on the arguments `load`ed into `regs`, calls nesting at most
+    /// Runs kernel `k` (one `of` or `of_value` gives: its code is `closed`) on the
+    /// arguments `load`ed into `regs`, calls nesting at most
     /// `max_depth` deep, counting a step per call off `budget`; `check` looks at the
     /// limits each time it reaches zero (and sets it again). No register holds a
     /// reference afterwards (a frame's returns and tail calls empty those of its
@@ -496,12 +535,18 @@ impl Kernels {
     ) -> Result<R, Stop> {
         /// A caller waiting for a result: where it goes on, its frame, and the register.
         struct Frame {
-            pc: u32,
+            ip: *const Ins,
             bp: u32,
             dst: Reg,
         }
         let mut frames: Vec<Frame> = Vec::new();
-        let mut pc = kernel.entry as usize;
+        // The code is read through a pointer (`ip`): `closed` checked when the kernels
+        // were compiled that every entry and jump lands inside it and that no instruction
+        // runs past its end, so no bound is checked at each dispatch.
+        let code = self.code.as_ptr();
+        // SAFETY: `to` is an entry or a jump's target, inside the code (`closed`).
+        let at = |to: u32| unsafe { code.add(to as usize) };
+        let mut ip = at(kernel.entry);
         let mut bp = 0usize;
         let mut tick = |budget: &mut u32| -> Result<(), Stop> {
             *budget -= 1;
@@ -521,7 +566,7 @@ impl Kernels {
                 let Some(caller) = frames.pop() else {
                     return Ok(v);
                 };
-                pc = caller.pc as usize;
+                ip = caller.ip;
                 bp = caller.bp as usize;
                 // The caller's frame is below this one: its registers exist.
                 regs[bp + caller.dst as usize].set(v);
@@ -540,8 +585,10 @@ impl Kernels {
             loop {
                 // Matched in place: each arm loads the fields it reads (a copy of the whole
                 // instruction loaded all of them before the jump, about 10% of the run).
-                let ins = &self.code[pc];
-                pc += 1;
+                // SAFETY: `ip` is inside the code: an entry, a jump's target, or the
+                // instruction after one that goes on to the next (`closed`).
+                let ins = unsafe { &*ip };
+                ip = unsafe { ip.add(1) };
                 match *ins {
                     Ins::Const { dst, k } => {
                         let v = R::of(&self.consts[k as usize]).or_give_up()?;
@@ -569,34 +616,34 @@ impl Kernels {
                     }
                     Ins::JumpIf { r, when, to } => {
                         if f[r as usize].truth().or_give_up()? == when {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
-                    Ins::Jump { to } => pc = to as usize,
+                    Ins::Jump { to } => ip = at(to),
                     Ins::JumpUnlessBin { p, a, b, to } => {
                         if !R::holds(p, &f[a as usize], &f[b as usize])? {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
                     Ins::JumpUnlessBinK { p, a, k, to } => {
                         let v = R::binary_k(p, &f[a as usize], k)?;
                         if !v.truth().or_give_up()? {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
                     Ins::JumpUnless { r, v, to } => {
                         if !f[r as usize].is(v).or_give_up()? {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
                     Ins::JumpUnlessCtor { r, bare, ctor, to } => {
                         if !f[r as usize].is_ctor(ctor, bare).or_give_up()? {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
                     Ins::JumpUnlessTuple { r, n, to } => {
                         if !f[r as usize].is_tuple(n).or_give_up()? {
-                            pc = to as usize;
+                            ip = at(to);
                         }
                     }
                     Ins::Part { dst, src, i } => {
@@ -678,12 +725,12 @@ impl Kernels {
                         }
                         tick(budget)?;
                         frames.push(Frame {
-                            pc: pc as u32,
+                            ip,
                             bp: bp as u32,
                             dst,
                         });
                         bp += base as usize;
-                        pc = entry as usize;
+                        ip = at(entry);
                         break;
                     }
                     Ins::TailCall {
@@ -703,7 +750,7 @@ impl Kernels {
                             f[i as usize].set(v);
                         }
                         R::clear_regs(f, clear);
-                        pc = entry as usize;
+                        ip = at(entry);
                     }
                     Ins::Ret { src, clear } => ret!(f, f[src as usize].take(), clear),
                 }
@@ -747,4 +794,50 @@ fn grow<R: Register>(regs: &mut Vec<R>, end: usize) {
         regs.reserve_exact(DEEP_REGS.max(end) - regs.len());
     }
     regs.resize(end, R::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::kernel;
+    use super::*;
+
+    /// One kernel, at `entry`, which the machine calls.
+    fn kernels(code: Vec<Ins>, entry: u32) -> Kernels {
+        Kernels {
+            code,
+            kernels: vec![kernel(1, entry, 0)],
+            of_lambda: vec![Some(0)],
+            ..Kernels::default()
+        }
+    }
+
+    #[test]
+    fn code_is_closed_where_nothing_leaves_it() {
+        let jump = |to| Ins::JumpUnlessCtor {
+            r: 0,
+            bare: true,
+            ctor: 0,
+            to,
+        };
+        let ret = Ins::Ret {
+            src: 0,
+            clear: Regs::NONE,
+        };
+        assert!(kernels(vec![jump(1), ret], 0).closed());
+        assert!(Kernels::default().closed());
+        // Code no run reaches (a kernel that did not compile) may go on past the end.
+        assert!(kernels(vec![ret, jump(1)], 0).closed());
+        // A jump past the end, an entry past it, a last instruction that goes on.
+        assert!(!kernels(vec![jump(2), ret], 0).closed());
+        assert!(!kernels(vec![jump(1), ret], 2).closed());
+        assert!(!kernels(vec![ret, jump(0)], 1).closed());
+        // A call to an entry past the end.
+        let call = Ins::Call {
+            kernel: 0,
+            entry: 3,
+            dst: 1,
+            base: 2,
+        };
+        assert!(!kernels(vec![call, ret], 0).closed());
+    }
 }
