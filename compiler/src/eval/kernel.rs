@@ -514,7 +514,11 @@ impl Kernels {
         #[cfg(test)]
         assert!(
             !regs.iter().any(R::holds_reference),
-            "a kernel run left a reference in a register"
+            "a run of kernel {k} (stopped early: {}) left a reference in registers {:?}",
+            result.is_err(),
+            (0..regs.len())
+                .filter(|i| regs[*i].holds_reference())
+                .collect::<Vec<_>>()
         );
         // A stack grown by deep recursion is not kept.
         if regs.len() > MAX_KEPT_REGS {

@@ -16,7 +16,9 @@
 //! What an arithmetic or comparison native did not give up on tells the types of its
 //! operands and result (`after`): `n - 1` is a number, and so is `n` then; `c == q`
 //! compares values of one type, scalars where either is one. A parameter the code
-//! computes on anywhere is a scalar from the start (`scalar_params`).
+//! computes on anywhere is a scalar from the start (`scalar_params`), unless a call may
+//! pass it a reference: a hole taken out of a list of numbers and passed on, which the
+//! callee returns without computing on (`passed_references`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs, MAX_REGS};
 use super::kernel_peephole::{relayout, target};
@@ -59,6 +61,11 @@ impl Set {
             *a |= b;
         }
         *self != before
+    }
+
+    /// Whether it shares a register with `other`.
+    pub(super) fn meets(&self, other: &Set) -> bool {
+        self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
     }
 
     /// The registers, in order (word by word, lowest bit first).
@@ -154,10 +161,89 @@ fn scalar_reads(ins: &Ins) -> [Option<Reg>; 2] {
     }
 }
 
+/// The registers that may hold a reference before each instruction of the kernels in
+/// `code` (`None`: no kernel reaches it), where the parameters in `scalar` (of each
+/// kernel) hold none as it starts.
+fn may_hold(
+    code: &[Ins],
+    kernels: &[Kernel],
+    consts: &[Value],
+    entries: &[Set],
+    scalar: &[Set],
+) -> Vec<Option<Set>> {
+    let mut at: Vec<Option<Set>> = vec![None; code.len()];
+    let mut todo = Vec::new();
+    for (k, kernel) in kernels.iter().enumerate() {
+        let entry = kernel.entry as usize;
+        if entry < code.len() {
+            let mut start = entries[k];
+            for r in scalar[k].iter() {
+                start.remove(r);
+            }
+            at[entry].get_or_insert_with(Set::default).union(&start);
+            todo.push(entry);
+        }
+    }
+    while let Some(i) = todo.pop() {
+        let Some(before) = at[i] else { continue };
+        let out = after(&code[i], entries, consts, before);
+        for next in successors(code[i], i) {
+            let Some(slot) = at.get_mut(next) else {
+                continue;
+            };
+            let fresh = slot.is_none();
+            if slot.get_or_insert_with(Set::default).union(&out) || fresh {
+                todo.push(next);
+            }
+        }
+    }
+    at
+}
+
+/// Takes out of `scalar` (of each kernel, the parameters its code shows to be scalars)
+/// those that a call or a tail call may pass a reference in (`at`: `may_hold`'s): a
+/// part of a node may be an indeterminate value (a hole in a list of numbers), which a
+/// kernel passes on where it does not compute on it. Whether any went.
+fn passed_references(code: &[Ins], at: &[Option<Set>], scalar: &mut [Set]) -> bool {
+    let mut changed = false;
+    for (ins, held) in code.iter().zip(at) {
+        let (Some(held), Some((kernel, base, keep))) = (held, call_args(ins)) else {
+            continue;
+        };
+        let params = &mut scalar[kernel as usize];
+        for r in params.iter().collect::<Vec<_>>() {
+            // (A tail call's parameter in `keep` holds its argument already.)
+            let arg = if r < 8 && keep & (1 << r) != 0 {
+                r
+            } else {
+                base as usize + r
+            };
+            if held.contains(arg) {
+                params.remove(r);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// The kernel a call or tail call calls, where its arguments start, and (for a tail
+/// call) the parameters that keep theirs.
+fn call_args(ins: &Ins) -> Option<(u32, Reg, u8)> {
+    match *ins {
+        Ins::Call { kernel, base, .. } => Some((kernel, base, 0)),
+        Ins::TailCall {
+            kernel, base, keep, ..
+        } => Some((kernel, base, keep)),
+        _ => None,
+    }
+}
+
 /// The parameters of kernel `k` its code shows to be scalars (`n - 1`, `n == 0`, `if b`)
 /// wherever it reads them: a parameter's type is one throughout its kernel, whose
 /// parameters' registers hold nothing else (a call of itself in tail position passes
-/// values of the same types). `seen` marks the instructions walked (`stamp`: this walk's).
+/// values of the same types; `passed_references` takes out those a call may pass an
+/// indeterminate value in). `seen` marks the instructions walked (`stamp`: this walk's).
 fn scalar_params(code: &[Ins], k: &Kernel, seen: &mut [u32], stamp: u32) -> Set {
     let mut found = Set::default();
     let mut todo = vec![k.entry as usize];
@@ -327,34 +413,19 @@ pub(super) fn successors(ins: Ins, i: usize) -> impl Iterator<Item = usize> {
 /// empties: the registers that may hold a reference (for a tail call, one its callee
 /// does not take over).
 pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value]) {
-    let mut at: Vec<Option<Set>> = vec![None; code.len()];
-    let mut todo = Vec::new();
-    let mut seen = vec![u32::MAX; code.len()];
     let entries: Vec<Set> = kernels.iter().map(at_entry).collect();
-    for (stamp, k) in kernels.iter().enumerate() {
-        let entry = k.entry as usize;
-        if entry < code.len() {
-            let mut start = entries[stamp];
-            for r in scalar_params(code, k, &mut seen, stamp as u32).iter() {
-                start.remove(r);
-            }
-            at[entry].get_or_insert_with(Set::default).union(&start);
-            todo.push(entry);
+    let mut seen = vec![u32::MAX; code.len()];
+    let mut scalar: Vec<Set> = kernels
+        .iter()
+        .enumerate()
+        .map(|(stamp, k)| scalar_params(code, k, &mut seen, stamp as u32))
+        .collect();
+    let at = loop {
+        let at = may_hold(code, kernels, consts, &entries, &scalar);
+        if !passed_references(code, &at, &mut scalar) {
+            break at;
         }
-    }
-    while let Some(i) = todo.pop() {
-        let Some(before) = at[i] else { continue };
-        let out = after(&code[i], &entries, consts, before);
-        for next in successors(code[i], i) {
-            let Some(slot) = at.get_mut(next) else {
-                continue;
-            };
-            let fresh = slot.is_none();
-            if slot.get_or_insert_with(Set::default).union(&out) || fresh {
-                todo.push(next);
-            }
-        }
-    }
+    };
     let mut before_tail: Vec<Vec<Regs>> = vec![Vec::new(); code.len()];
     for (i, ins) in code.iter_mut().enumerate() {
         let Some(mut left) = at[i] else { continue };

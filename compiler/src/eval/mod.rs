@@ -10,6 +10,8 @@ pub mod kernel;
 mod kernel_clears;
 mod kernel_coalesce;
 mod kernel_compile;
+mod kernel_frames;
+mod kernel_live;
 mod kernel_peephole;
 mod kernel_register;
 pub mod liveness;

@@ -702,6 +702,20 @@ fn assert_kernel_values(program: &str, kernels: usize, cases: &[(&str, &str)]) {
 const FIB: &str = "fn fib : i32 -> i32 = \\n -> if n < 2 then n else fib (n - 1) + fib (n - 2)\n";
 
 #[test]
+fn a_hole_a_kernel_passes_on_without_computing_on_it_is_released() {
+    // `pick` computes on `k` in one branch only; the hole of the list goes through the
+    // other, and `pick`'s frame still empties `k`'s register as it returns (each run
+    // checks that no register keeps a reference).
+    let program = "fn pick : i32 -> i32 -> i32 = \\k n -> if n == 0 then 0 else k - 1\n\
+        fn first : List i32 -> i32 = \\xs -> match xs when Cons h _ -> pick h 0 when Empty -> 0\n";
+    assert_kernel_values(
+        program,
+        2,
+        &[("first [?h, 2]", "0i32"), ("first [5, 2]", "0i32")],
+    );
+}
+
+#[test]
 fn methods_of_instances_without_a_context_run_as_kernels() {
     let size = "class Size a\n  size : a -> i32\n\ninstance Size (List t)\n  size = \\xs ->\n    match xs\n      when Empty -> 0\n      when Cons _ rest -> 1 + size rest\n\n";
     let third = "fn third : List i32 -> i32 = \\xs -> get 2 xs + size xs\n";
