@@ -176,9 +176,10 @@ fn placement(code: &mut [Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Op
         }
     }
     // Each call's frame above what must be below it (checked again for the calls whose
-    // frames are pinned).
+    // frames are pinned), and none higher than it was (so that no frame grows past what
+    // `Kernels::max_depth` counted for it).
     let ok = calls.iter().all(|c| {
-        let base = new[c.base];
+        let base = new[c.base].filter(|b| *b as usize <= c.base);
         c.below
             .iter()
             .all(|r| matches!((new[r], base), (Some(r), Some(b)) if r < b))
