@@ -297,6 +297,13 @@ impl Regs {
     pub const NONE: Regs = Regs { from: 0, n: 0 };
 }
 
+/// Whether a tail call's `keep` says that parameter `i` holds its argument already
+/// (nothing to move into it).
+#[inline(always)]
+pub(super) fn keeps(keep: u8, i: usize) -> bool {
+    i < 8 && keep & (1 << i) != 0
+}
+
 // An instruction is loaded at each dispatch: it stays 16 bytes.
 const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 
@@ -747,7 +754,7 @@ impl Kernels {
                     } => {
                         tick(budget)?;
                         for i in 0..n {
-                            if i < 8 && keep & (1 << i) != 0 {
+                            if keeps(keep, i as usize) {
                                 continue;
                             }
                             let v = f[base.wrapping_add(i) as usize].take();

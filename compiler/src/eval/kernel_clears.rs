@@ -20,7 +20,7 @@
 //! pass it a reference: a hole taken out of a list of numbers and passed on, which the
 //! callee returns without computing on (`passed_references`).
 
-use super::kernel::{Ins, Kernel, Reg, Regs, MAX_REGS};
+use super::kernel::{keeps, Ins, Kernel, Reg, Regs, MAX_REGS};
 use super::kernel_peephole::{relayout, target};
 use super::natives::Prim;
 use super::value::Value;
@@ -212,12 +212,7 @@ fn passed_references(code: &[Ins], at: &[Option<Set>], scalar: &mut [Set]) -> bo
         };
         let params = &mut scalar[kernel as usize];
         for r in params.iter().collect::<Vec<_>>() {
-            // (A tail call's parameter in `keep` holds its argument already.)
-            let arg = if r < 8 && keep & (1 << r) != 0 {
-                r
-            } else {
-                base as usize + r
-            };
+            let arg = if keeps(keep, r) { r } else { base as usize + r };
             if held.contains(arg) {
                 params.remove(r);
                 changed = true;

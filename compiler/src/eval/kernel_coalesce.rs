@@ -12,13 +12,13 @@
 //! parameters and captured values a frame starts with.
 
 use super::kernel::{Ins, Kernel, Reg, MAX_REGS};
-use super::kernel_live::{interfere, operands, regions, Live, Operand};
+use super::kernel_live::{interfere, operands, regions, Live, Operand, Renaming};
 use super::kernel_peephole::relayout;
 
 /// Takes out the `Take`s of each kernel of `code` whose two registers can be one.
 pub(super) fn coalesce(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     let mut dead = vec![false; code.len()];
-    for (_, region) in regions(code, kernels) {
+    for region in regions(code, kernels) {
         if region.iter().any(|i| matches!(code[*i], Ins::Take { .. })) {
             let live = Live::of(code, kernels, region);
             coalesce_kernel(code, kernels, live, &mut dead);
@@ -35,7 +35,7 @@ pub(super) fn coalesce(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
 
 /// `coalesce` on one kernel's region (`live`): marks the `Take`s that go in `dead`.
 fn coalesce_kernel(code: &mut [Ins], kernels: &[Kernel], live: Live, dead: &mut [bool]) {
-    let mut clash = live.clashes(code, true, true);
+    let mut clash = live.clashes(code, Renaming::Some);
     // The registers the frame starts with and those named in runs keep their numbers.
     let mut fixed = live.start;
     for u in &live.info {

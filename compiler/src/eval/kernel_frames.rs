@@ -21,11 +21,11 @@
 
 use super::kernel::{Ins, Kernel, Reg, MAX_REGS};
 use super::kernel_clears::Set;
-use super::kernel_live::{operands, regions, Live, Operand};
+use super::kernel_live::{operands, regions, Live, Operand, Renaming};
 
 /// Numbers again the registers of each kernel of `code` that calls another.
 pub(super) fn shrink(code: &mut [Ins], kernels: &[Kernel]) {
-    for (_, region) in regions(code, kernels) {
+    for region in regions(code, kernels) {
         if region.iter().any(|i| matches!(code[*i], Ins::Call { .. })) {
             let live = Live::of(code, kernels, region);
             if let Some(new) = placement(code, kernels, &live) {
@@ -46,14 +46,15 @@ struct Unit {
 
 /// The units of the registers the region names: its runs, merged where they overlap,
 /// and every other register alone.
-fn units(code: &mut [Ins], kernels: &[Kernel], live: &Live) -> Vec<Unit> {
+fn units(code: &[Ins], kernels: &[Kernel], live: &Live) -> Vec<Unit> {
     let mut runs = Vec::new();
     let mut named = Set::default();
     for (x, i) in live.region.iter().enumerate() {
         let u = &live.info[x];
         named.union(&u.read);
         named.union(&u.named_write);
-        operands(&mut code[*i], kernels, |o| {
+        let mut ins = code[*i];
+        operands(&mut ins, kernels, |o| {
             if let Operand::Run {
                 from,
                 to,
@@ -109,8 +110,8 @@ struct CallSite {
 }
 
 /// The new number of each register the region names (`None` where a placement fails).
-fn placement(code: &mut [Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Option<Reg>>> {
-    let clash = live.clashes(code, false, false);
+fn placement(code: &[Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Option<Reg>>> {
+    let clash = live.clashes(code, Renaming::All);
     let calls: Vec<CallSite> = live
         .region
         .iter()

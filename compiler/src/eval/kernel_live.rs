@@ -1,7 +1,7 @@
 //! What the passes that rename a kernel's registers (`kernel_coalesce`,
 //! `kernel_frames`) know of its code: the registers each instruction names
-//! (`operands`), the instructions of one kernel (`region`), which registers hold a value
-//! read later after each of them (`Live`), and which registers cannot be one
+//! (`operands`), the instructions of each kernel (`regions`), which registers hold a
+//! value read later after each of them (`Live`), and which registers cannot be one
 //! (`Live::clashes`).
 //!
 //! Two registers clash where one is written while the other holds a value read later,
@@ -233,8 +233,8 @@ pub(super) fn uses(ins: Ins, kernels: &[Kernel]) -> Uses {
 
 /// The instructions of each kernel's code that no other kernel reaches or starts among
 /// (code two kernels share is left as it is: its registers mean the same to both), in
-/// the order of the code, with the kernel.
-pub(super) fn regions(code: &[Ins], kernels: &[Kernel]) -> Vec<(usize, Vec<usize>)> {
+/// the order of the code.
+pub(super) fn regions(code: &[Ins], kernels: &[Kernel]) -> Vec<Vec<usize>> {
     // The kernel whose walk reached each instruction (`u32::MAX`: none yet), and where
     // kernels start.
     let mut done = vec![u32::MAX; code.len()];
@@ -265,10 +265,22 @@ pub(super) fn regions(code: &[Ins], kernels: &[Kernel]) -> Vec<(usize, Vec<usize
         }
         if !shared {
             region.sort_unstable();
-            out.push((k, region));
+            out.push(region);
         }
     }
     out
+}
+
+/// What the registers of a clash are for (`Live::clashes`).
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Renaming {
+    /// Some take the number of another (`kernel_coalesce`): the others keep theirs, so
+    /// a register a callee may overwrite clashes with what lives across the call, and
+    /// the two registers of a `Take` do not clash by it.
+    Some,
+    /// All are numbered again (`kernel_frames`), each call's frame placed above what
+    /// lives across it: only the registers an instruction names clash.
+    All,
 }
 
 /// One kernel's region and what its registers hold along it.
@@ -331,10 +343,11 @@ impl Live {
 
     /// Which registers cannot be one (`clash[a]` holds `b`): those the frame starts
     /// with, with one another and with those read later; a register written, with those
-    /// holding a value read later (but for the two of a `Take` where `moves`; and
-    /// counting the registers a callee may overwrite where `clobbers`); and those one
-    /// instruction writes by name, with one another.
-    pub fn clashes(&self, code: &[Ins], moves: bool, clobbers: bool) -> Vec<Set> {
+    /// holding a value read later (as `renaming` says for a `Take`'s two and the
+    /// registers a callee may overwrite); and those one instruction writes by name, with
+    /// one another.
+    pub fn clashes(&self, code: &[Ins], renaming: Renaming) -> Vec<Set> {
+        let some = renaming == Renaming::Some;
         let mut clash = vec![Set::default(); MAX_REGS];
         for a in self.start.iter() {
             for b in self.start.iter().chain(self.entry_live.iter()) {
@@ -344,14 +357,14 @@ impl Live {
         for (x, i) in self.region.iter().enumerate() {
             let u = &self.info[x];
             let moved = match code[*i] {
-                Ins::Take { dst, src } if moves => Some((dst as usize, src as usize)),
+                Ins::Take { dst, src } if some => Some((dst as usize, src as usize)),
                 _ => None,
             };
             let is_move = |a: usize, b: usize| {
                 moved.is_some_and(|(t, s)| (a, b) == (t, s) || (a, b) == (s, t))
             };
             let out: Vec<usize> = self.live_out[x].iter().collect();
-            let written = if clobbers { &u.write } else { &u.named_write };
+            let written = if some { &u.write } else { &u.named_write };
             for d in written.iter() {
                 for &l in &out {
                     if !is_move(d, l) {
