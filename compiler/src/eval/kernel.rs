@@ -266,7 +266,8 @@ pub(super) enum Ins {
 /// What the tests of the passes over the kernels' code build and compare.
 #[cfg(test)]
 pub(super) mod testing {
-    use super::{Ins, Kernel};
+    use super::{Ins, Kernel, Reg, Regs};
+    use crate::eval::value::NodeKind;
 
     /// Kernel of `arity` parameters and one `let`, then `captures` captured values,
     /// whose code starts at `entry`.
@@ -283,6 +284,49 @@ pub(super) mod testing {
     /// The code as its instructions' `Debug` text.
     pub fn shown(code: &[Ins]) -> Vec<String> {
         code.iter().map(|i| format!("{i:?}")).collect()
+    }
+
+    /// A call of `kernel` whose frame starts at `base`, its result to `dst` (its entry
+    /// not linked yet).
+    pub fn call(kernel: u32, dst: Reg, base: Reg) -> Ins {
+        Ins::Call {
+            kernel,
+            entry: 0,
+            dst,
+            base,
+        }
+    }
+
+    /// A tail call of `kernel` moving `n` arguments from `base`, emptying nothing yet.
+    pub fn tail_call(kernel: u32, base: Reg, n: u8) -> Ins {
+        Ins::TailCall {
+            kernel,
+            entry: 0,
+            base,
+            n,
+            keep: 0,
+            clear: Regs::NONE,
+        }
+    }
+
+    /// The return of register `src`, emptying nothing yet.
+    pub fn ret(src: Reg) -> Ins {
+        Ins::Ret {
+            src,
+            clear: Regs::NONE,
+        }
+    }
+
+    /// The return of a list cell built of registers `base` and `base + 1` in the
+    /// emptied cell `token` keeps, emptying nothing yet.
+    pub fn cons_in_ret(base: Reg, token: Reg) -> Ins {
+        Ins::NodeInRet {
+            kind: NodeKind::Data(1),
+            base,
+            n: 2,
+            token,
+            clear: Regs::NONE,
+        }
     }
 }
 

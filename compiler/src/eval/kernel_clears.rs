@@ -486,26 +486,7 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{kernel, shown};
-    use crate::eval::value::NodeKind;
-
-    fn ret(src: Reg) -> Ins {
-        Ins::Ret {
-            src,
-            clear: Regs::NONE,
-        }
-    }
-
-    fn tail_call(kernel: u32, base: Reg, n: u8) -> Ins {
-        Ins::TailCall {
-            kernel,
-            entry: 0,
-            base,
-            n,
-            keep: 0,
-            clear: Regs::NONE,
-        }
-    }
+    use crate::eval::kernel::testing::{call, cons_in_ret, kernel, ret, shown, tail_call};
 
     #[test]
     fn returns_empty_the_registers_that_may_hold_references() {
@@ -527,20 +508,9 @@ mod tests {
             },
             Ins::Take { dst: 5, src: 4 },
             Ins::Take { dst: 6, src: 1 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 3,
-                base: 5,
-            },
+            call(0, 3, 5),
             // Everything moved out: nothing to empty.
-            Ins::NodeInRet {
-                kind: NodeKind::Data(1),
-                base: 2,
-                n: 2,
-                token: 0,
-                clear: Regs::NONE,
-            },
+            cons_in_ret(2, 0),
             // (n, s): `if n - 1 == 0 then s else ..`: `n` and the difference are numbers,
             // `s` is returned, the constant (a string) is left in register 4.
             Ins::BinK {

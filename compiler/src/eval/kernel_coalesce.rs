@@ -78,7 +78,7 @@ fn coalesce_kernel(code: &mut [Ins], kernels: &[Kernel], live: Live, dead: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{kernel, shown};
+    use crate::eval::kernel::testing::{call, cons_in_ret, kernel, shown};
     use crate::eval::kernel::Regs;
     use crate::eval::natives::Prim;
     use crate::eval::value::NodeKind;
@@ -103,29 +103,13 @@ mod tests {
             Ins::Take { dst: 7, src: 2 },
             Ins::Take { dst: 9, src: 3 },
             Ins::Take { dst: 10, src: 1 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 8,
-                base: 9,
-            },
-            Ins::NodeInRet {
-                kind: NodeKind::Data(1),
-                base: 7,
-                n: 2,
-                token: 0,
-                clear: Regs::NONE,
-            },
+            call(0, 8, 9),
+            cons_in_ret(7, 0),
             // The same moves on the other branch.
             Ins::Take { dst: 7, src: 2 },
             Ins::Take { dst: 9, src: 3 },
             Ins::Take { dst: 10, src: 1 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 8,
-                base: 9,
-            },
+            call(0, 8, 9),
             Ins::NodeRet {
                 kind: NodeKind::Data(1),
                 base: 7,
@@ -171,12 +155,7 @@ mod tests {
                 i: 1,
             },
             Ins::Take { dst: 5, src: 3 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 3,
-                base: 5,
-            },
+            call(0, 3, 5),
             Ins::Take { dst: 6, src: 2 },
             Ins::NodeRet {
                 kind: NodeKind::Tuple,

@@ -13,9 +13,10 @@
 //! The pass places the registers a kernel names, a run of registers (a node's parts, a
 //! call's frame) as a whole, each at the lowest number where it clashes (`kernel_live`)
 //! with nothing placed there: first the registers a frame starts with and a tail call's
-//! frame, which keep their numbers (and hold nothing else); then those whose values live across a call or take
-//! its result; then the others; each kind in the order of the old numbers, so that a
-//! call's frame comes after what must be below it, and goes just above. `merge` now
+//! frame, which keep their numbers (and hold nothing else); then those whose values
+//! live across a call or take its result; then the others; each kind in the order of
+//! the old numbers, so that a call's frame comes after what must be below it, and goes
+//! just above. `merge` now
 //! calls itself 4 registers up. Code two kernels share is left as it is, and so is a
 //! kernel where a placement fails.
 
@@ -164,13 +165,10 @@ fn placement(code: &[Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Option
             })
         };
         let s = if u.pinned {
-            u.lo
+            Some(u.lo).filter(|s| fits(*s))
         } else {
-            (lowest..=MAX_REGS - width).find(|s| fits(*s))?
-        };
-        if !fits(s) {
-            return None;
-        }
+            (lowest..=MAX_REGS - width).find(|s| fits(*s))
+        }?;
         for r in u.lo..u.hi {
             new[r] = Some((s + r - u.lo) as Reg);
             at[s + r - u.lo].add(r);
@@ -211,10 +209,8 @@ fn rename(code: &mut [Ins], kernels: &[Kernel], region: &[usize], new: &[Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{kernel, shown};
-    use crate::eval::kernel::Regs;
+    use crate::eval::kernel::testing::{call, cons_in_ret, kernel, ret, shown, tail_call};
     use crate::eval::natives::Prim;
-    use crate::eval::value::NodeKind;
 
     #[test]
     fn a_recursive_call_lays_its_frame_just_above_what_lives_across_it() {
@@ -245,19 +241,8 @@ mod tests {
             },
             Ins::Clear { from: 4, n: 1 },
             Ins::Take { dst: 10, src: 1 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 8,
-                base: 9,
-            },
-            Ins::NodeInRet {
-                kind: NodeKind::Data(1),
-                base: 7,
-                n: 2,
-                token: 0,
-                clear: Regs::NONE,
-            },
+            call(0, 8, 9),
+            cons_in_ret(7, 0),
             Ins::Unpack {
                 src: 1,
                 to: [1, 10, 1, 1],
@@ -267,19 +252,8 @@ mod tests {
             Ins::Clear { from: 7, n: 1 },
             Ins::Take { dst: 7, src: 4 },
             Ins::Take { dst: 9, src: 0 },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 8,
-                base: 9,
-            },
-            Ins::NodeInRet {
-                kind: NodeKind::Data(1),
-                base: 7,
-                n: 2,
-                token: 1,
-                clear: Regs::NONE,
-            },
+            call(0, 8, 9),
+            cons_in_ret(7, 1),
         ];
         shrink(&mut code, &[kernel(2, 0, 0)]);
         let code = shown(&code);
@@ -318,22 +292,14 @@ mod tests {
                 a: 0,
                 k: 1,
             },
-            Ins::Call {
-                kernel: 0,
-                entry: 0,
-                dst: 8,
-                base: 9,
-            },
+            call(0, 8, 9),
             Ins::Bin {
                 p: Prim::Add,
                 dst: 5,
                 a: 6,
                 b: 8,
             },
-            Ins::Ret {
-                src: 5,
-                clear: Regs::NONE,
-            },
+            ret(5),
         ];
         shrink(&mut code, &[kernel(1, 0, 0)]);
         // `m` and the result live across the call: below its frame. The parameter keeps
@@ -362,20 +328,8 @@ mod tests {
                 b: 1,
             },
             Ins::Take { dst: 7, src: 0 },
-            Ins::Call {
-                kernel: 1,
-                entry: 0,
-                dst: 5,
-                base: 7,
-            },
-            Ins::TailCall {
-                kernel: 0,
-                entry: 0,
-                base: 4,
-                n: 2,
-                keep: 0,
-                clear: Regs::NONE,
-            },
+            call(1, 5, 7),
+            tail_call(0, 4, 2),
         ];
         shrink(&mut code, &[kernel(2, 0, 0), kernel(1, 9, 0)]);
         assert_eq!(

@@ -164,7 +164,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{kernel, shown};
+    use crate::eval::kernel::testing::{kernel, ret, shown};
     use crate::eval::natives::Prim;
 
     #[test]
@@ -178,17 +178,11 @@ mod tests {
             },
             Ins::Clear { from: 1, n: 1 },
             Ins::Const { dst: 2, k: 0 },
-            Ins::Ret {
-                src: 2,
-                clear: Regs::NONE,
-            },
+            ret(2),
             // A jump lands on a clear that goes: it lands on what follows instead.
             Ins::Clear { from: 0, n: 1 },
             Ins::Const { dst: 1, k: 1 },
-            Ins::Ret {
-                src: 1,
-                clear: Regs::NONE,
-            },
+            ret(1),
             // A clear of the register returned stays.
             Ins::Clear { from: 2, n: 1 },
             Ins::Const { dst: 1, k: 1 },
