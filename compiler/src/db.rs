@@ -11,6 +11,7 @@ use crate::check::{declare_prelude, PreludeDecls};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::Item;
 use crate::syntax::ast::ItemKind;
+use crate::syntax::chunks::{self, ChunkSplit};
 use crate::syntax::layout::Origin;
 use crate::syntax::parser::{self, ParsedFile, ParsedPiece};
 use salsa::Setter;
@@ -50,6 +51,23 @@ pub struct PieceText<'db> {
     pub text: String,
     #[returns(copy)]
     pub origin: Origin,
+}
+
+/// The text of one chunk of a file (see `syntax::chunks`) and the file's base column
+/// (`None` for its first chunk): the key its split is kept under, so that an edit lexes
+/// and lays out again only the chunk it changed.
+#[salsa::interned(debug)]
+pub struct ChunkText<'db> {
+    #[returns(ref)]
+    pub text: String,
+    #[returns(copy)]
+    pub base: Option<u32>,
+}
+
+/// One chunk split on its own (chunk-relative spans).
+#[salsa::tracked(returns(ref))]
+pub fn split_chunk<'db>(db: &'db dyn salsa::Database, chunk: ChunkText<'db>) -> ChunkSplit {
+    chunks::split_chunk(chunk.text(db), chunk.base(db))
 }
 
 /// One piece parsed (position-free items, piece-relative diagnostics).
@@ -93,18 +111,20 @@ pub struct FileSyntax<'db> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Cuts a file into pieces, parses each (reusing every piece whose text is unchanged) and
-/// names its items.
+/// Cuts a file into pieces (re-splitting only the chunks whose text changed), parses each
+/// (reusing every piece whose text is unchanged) and names its items.
 #[salsa::tracked(returns(ref))]
 pub fn file_syntax(db: &dyn salsa::Database, file: SourceFile) -> FileSyntax<'_> {
     let text = file.text(db);
-    let split = parser::split(text);
+    let split = chunks::split(text, |chunk, base| {
+        split_chunk(db, ChunkText::new(db, chunk, base))
+    });
     let mut items = Vec::new();
     let mut results = Vec::new();
     let mut diagnostics = split.diagnostics;
     for piece in &split.pieces {
         let at = piece.span.start;
-        let key = PieceText::new(db, piece.text(text).to_string(), piece.origin);
+        let key = PieceText::new(db, piece.text(text), piece.origin);
         let parsed = parse_piece(db, key);
         diagnostics.extend(
             parsed
@@ -122,7 +142,7 @@ pub fn file_syntax(db: &dyn salsa::Database, file: SourceFile) -> FileSyntax<'_>
             items.push(ItemKey::new(
                 db,
                 file,
-                item.label(),
+                parsed.labels[nth].clone(),
                 key,
                 nth as u32,
                 index,

@@ -123,11 +123,12 @@ fn executed_by_query(log: &Arc<Mutex<Vec<String>>>) -> std::collections::BTreeMa
     out
 }
 
-/// The queries a body edit must re-run: the item's parse, declaration, names and
-/// inference, and the file-wide ones that cut the text into pieces and gather the
-/// diagnostics.
+/// The queries a body edit must re-run: the split of the item's chunk, the item's parse,
+/// declaration, names and inference, and the file-wide ones that cut the text into pieces
+/// and gather the diagnostics.
 fn assert_only_the_edited_item_reran(ran: &std::collections::BTreeMap<String, usize>) {
     let per_item = [
+        "split_chunk",
         "parse_piece",
         "item_declaration",
         "item_names",
@@ -145,6 +146,7 @@ fn assert_only_the_edited_item_reran(ran: &std::collections::BTreeMap<String, us
             );
         }
     }
+    assert_eq!(ran.get("split_chunk"), Some(&1), "{ran:?}");
     assert_eq!(ran.get("parse_piece"), Some(&1), "{ran:?}");
     assert_eq!(ran.get("item_types_in"), Some(&1), "{ran:?}");
 }

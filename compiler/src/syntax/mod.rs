@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod brackets;
 pub mod builder;
+pub mod chunks;
 pub mod collapse;
 pub mod expected;
 mod item_parser;

@@ -39,20 +39,32 @@ pub struct Split {
 }
 
 /// One piece parsed: its items (position-free: `offset` 0), where each starts in the piece,
-/// whether each parsed without a diagnostic, and the diagnostics (piece-relative spans).
+/// each one's `Item::label`, whether each parsed without a diagnostic, and the diagnostics
+/// (piece-relative spans).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedPiece {
     pub items: Vec<Item>,
     pub offsets: Vec<u32>,
+    pub labels: Vec<String>,
     pub clean: Vec<bool>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Cuts a file into pieces: lexes it and groups its tokens by the layout rules.
 pub fn split(text: &str) -> Split {
+    split_tokens(text, None).0
+}
+
+/// `split`, for text that starts a line of its file, where the file's base column is
+/// `base` (`None`: the text's first token sets it, as for a whole file); with the tokens.
+pub fn split_tokens(text: &str, base: Option<u32>) -> (Split, Vec<lexer::Token<'_>>) {
     let (tokens, diagnostics) = lexer::lex(text);
-    let base = layout::base_column(text, &tokens);
-    let laid = layout::place(text, &tokens, Origin::FILE);
+    let base = base.unwrap_or_else(|| layout::base_column(text, &tokens));
+    let origin = Origin {
+        base: Some(base),
+        ..Origin::FILE
+    };
+    let laid = layout::place(text, &tokens, origin);
     let mut pieces: Vec<Piece> = Vec::new();
     for group in layout::bounds(&laid) {
         let (Some(first), Some(last)) = (
@@ -76,10 +88,11 @@ pub fn split(text: &str) -> Split {
             }
         }
     }
-    Split {
+    let split = Split {
         pieces,
         diagnostics,
-    }
+    };
+    (split, tokens)
 }
 
 /// Parses the text of one piece, cut from its file where `origin` says.
@@ -93,6 +106,7 @@ pub fn parse_piece(text: &str, origin: Origin) -> ParsedPiece {
     let mut piece = ParsedPiece {
         items: Vec::with_capacity(parsed.len()),
         offsets: Vec::with_capacity(parsed.len()),
+        labels: Vec::with_capacity(parsed.len()),
         clean: Vec::with_capacity(parsed.len()),
         diagnostics: Vec::new(),
     };
@@ -101,6 +115,7 @@ pub fn parse_piece(text: &str, origin: Origin) -> ParsedPiece {
         piece.diagnostics.extend(p.diagnostics);
         let mut item = p.item;
         piece.offsets.push(std::mem::take(&mut item.offset));
+        piece.labels.push(item.label());
         piece.items.push(item);
     }
     piece
