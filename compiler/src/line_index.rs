@@ -16,12 +16,9 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
+        // (`match_indices` finds each newline with `memchr`, not a byte at a time.)
         let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         LineIndex {
             line_starts,
             len: text.len() as u32,

@@ -134,21 +134,24 @@ impl Workspace {
             return Vec::new();
         };
         let mut text = doc.file.text(&self.db).clone();
-        let mut index = LineIndex::new(&text);
+        // The index of `text` as it stands (the document's own before the first change:
+        // `open` and `change` keep it), built again only where a change has a range.
+        let mut index = Some(std::mem::replace(&mut doc.index, LineIndex::new("")));
         for change in changes {
             match change.range {
                 None => text = change.text,
                 Some(range) => {
+                    let index = index.get_or_insert_with(|| LineIndex::new(&text));
                     let a = index.offset(&text, position(range.start));
                     let b = index.offset(&text, position(range.end));
                     let (a, b) = (a.min(b), a.max(b));
                     text.replace_range(a..b, &change.text);
                 }
             }
-            index = LineIndex::new(&text);
+            index = None;
         }
         doc.version = version;
-        doc.index = index;
+        doc.index = index.unwrap_or_else(|| LineIndex::new(&text));
         let file = doc.file;
         set_text(&mut self.db, file, text);
         let new_imports = file_imports(&self.db, file).clone();
