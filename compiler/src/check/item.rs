@@ -163,24 +163,14 @@ pub fn check_item_in(
 }
 
 fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
-    let expr_types: Vec<Ty> = inf
-        .expr_types
-        .clone()
-        .iter()
-        .map(|t| inf.u.zonk(t))
-        .collect();
-    let expected: Vec<Option<Ty>> = inf
-        .expected
-        .clone()
-        .iter()
-        .map(|t| t.as_ref().map(|t| inf.u.zonk(t)))
-        .collect();
-    let pat_types: Vec<Ty> = inf
-        .pat_types
-        .clone()
-        .iter()
-        .map(|t| inf.u.zonk(t))
-        .collect();
+    let mut expr_types = std::mem::take(&mut inf.expr_types);
+    let mut expected = std::mem::take(&mut inf.expected);
+    let mut pat_types = std::mem::take(&mut inf.pat_types);
+    let types = expr_types
+        .iter_mut()
+        .chain(expected.iter_mut().flatten())
+        .chain(pat_types.iter_mut());
+    types.for_each(|t| inf.u.zonk_in_place(t));
     let mut holes = Vec::new();
     for h in std::mem::take(&mut inf.holes) {
         let expected = inf.u.zonk(&h.expected);

@@ -72,6 +72,30 @@ impl Unifier {
         t
     }
 
+    /// `shallow` without copying a `t` that is not a variable (unification looks at the
+    /// top of every pair of types it meets, most of which are not variables).
+    fn shallow_cow<'a>(&mut self, t: &'a Ty) -> std::borrow::Cow<'a, Ty> {
+        match t {
+            Ty::Var(_) => std::borrow::Cow::Owned(self.shallow(t)),
+            _ => std::borrow::Cow::Borrowed(t),
+        }
+    }
+
+    /// `zonk` in place: only the variables are replaced, the rest of `t` is left as it is
+    /// (no copy of the parts without variables).
+    pub fn zonk_in_place(&mut self, t: &mut Ty) {
+        match t {
+            Ty::Var(_) => *t = self.zonk(t),
+            Ty::App(a, b) | Ty::Fun(a, b) => {
+                self.zonk_in_place(a);
+                self.zonk_in_place(b);
+            }
+            Ty::Tuple(ts) => ts.iter_mut().for_each(|t| self.zonk_in_place(t)),
+            Ty::Record(fs) => fs.iter_mut().for_each(|(_, t)| self.zonk_in_place(t)),
+            Ty::Gen(_) | Ty::Rigid(_) | Ty::Con(_) | Ty::Unknown => {}
+        }
+    }
+
     /// Resolves every bound variable in `t` (unbound ones become their representative).
     pub fn zonk(&mut self, t: &Ty) -> Ty {
         t.map(&mut |t| match t {
@@ -90,9 +114,9 @@ impl Unifier {
         if let (Ty::Var(x), Ty::Var(y)) = (a, b) {
             return self.unify_vars(*x, *y);
         }
-        let a = self.shallow(a);
-        let b = self.shallow(b);
-        match (&a, &b) {
+        let a = self.shallow_cow(a);
+        let b = self.shallow_cow(b);
+        match (&*a, &*b) {
             (Ty::Unknown, _) | (_, Ty::Unknown) => Ok(()),
             (Ty::Var(x), Ty::Var(y)) => {
                 // Both are unbound here, so their values cannot conflict.
