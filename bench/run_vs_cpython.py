@@ -42,7 +42,15 @@ import sys
 import tempfile
 import time
 
-WORKLOADS = ["fib", "merge_sort", "queens", "pipeline", "mvu_update", "dict_strings"]
+WORKLOADS = [
+    "fib",
+    "merge_sort",
+    "queens",
+    "pipeline",
+    "mvu_update",
+    "dict_strings",
+    "higher_order",
+]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
