@@ -67,9 +67,7 @@ pub fn split_chunk(text: &str, base: Option<u32>) -> ChunkSplit {
     let after_pub = tokens.last().is_some_and(|t| t.tok == Tok::Pub);
     ChunkSplit {
         split,
-        base: tokens
-            .first()
-            .map_or(0, |t| super::layout::column_of(text, t.span.start as usize)),
+        base: super::layout::base_column(text, &tokens),
         closed: !open && !after_pub,
     }
 }

@@ -85,7 +85,12 @@ impl Unifier {
     /// (no copy of the parts without variables).
     pub fn zonk_in_place(&mut self, t: &mut Ty) {
         match t {
-            Ty::Var(_) => *t = self.zonk(t),
+            Ty::Var(_) => {
+                *t = self.shallow(t);
+                if !matches!(t, Ty::Var(_)) {
+                    self.zonk_in_place(t);
+                }
+            }
             Ty::App(a, b) | Ty::Fun(a, b) => {
                 self.zonk_in_place(a);
                 self.zonk_in_place(b);
@@ -98,16 +103,9 @@ impl Unifier {
 
     /// Resolves every bound variable in `t` (unbound ones become their representative).
     pub fn zonk(&mut self, t: &Ty) -> Ty {
-        t.map(&mut |t| match t {
-            Ty::Var(_) => {
-                let s = self.shallow(t);
-                match s {
-                    Ty::Var(_) => Some(s),
-                    other => Some(self.zonk(&other)),
-                }
-            }
-            _ => None,
-        })
+        let mut t = t.clone();
+        self.zonk_in_place(&mut t);
+        t
     }
 
     pub fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), UnifyError> {
