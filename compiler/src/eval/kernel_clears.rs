@@ -374,6 +374,12 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             }
             s.add(dst as usize);
         }
+        Ins::Apply { dst, base, n, .. } => {
+            // The callee took its arguments, and emptied its frame (its captured values
+            // too) as it returned.
+            s.remove_range(base as usize, n as usize);
+            s.add(dst as usize);
+        }
         // (`Spare` keeps the emptied node in its register.)
         Ins::Jump { .. }
         | Ins::JumpUnlessCtor { .. }

@@ -14,6 +14,9 @@ use super::liveness::{self, Slots};
 use super::natives::Prim;
 use super::value::{NodeKind, Value};
 
+/// Most values a lambda a kernel calls as a function value captures.
+const MAX_CAPTURES: usize = 16;
+
 /// A kernel waiting to be compiled.
 struct Job {
     kernel: u32,
@@ -87,8 +90,10 @@ pub(super) fn compile(prog: &Program) -> Kernels {
             of_lambda[l as usize] = Some(b.add(prog, l, 0, None));
         }
     }
-    // And the lambdas over nothing a program passes as values (`\\x -> x % 2 == 0` to
-    // `filter`), but the members of `let rec` groups (which see their group).
+    // And the lambdas a program passes as values (`\\x -> x % 2 == 0` to `filter`), but
+    // the members of `let rec` groups (which see their group): those over nothing, which
+    // `map`, `filter` and `foldl` run too, and those with captured values (`\\x -> x * k`),
+    // which a kernel's `Ins::Apply` calls with them.
     let first_passed = b.kernels.len() as u32;
     let mut members = vec![false; prog.lambdas.len()];
     for g in &prog.groups {
@@ -99,10 +104,11 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     for (l, lam) in prog.lambdas.iter().enumerate() {
         if of_lambda[l].is_none()
             && !members[l]
-            && lam.captures.is_empty()
+            && lam.captures.len() <= MAX_CAPTURES
             && (1..=MAX_ARGS as u32).contains(&lam.arity)
         {
-            of_lambda[l] = Some(b.add(prog, l as u32, 0, None));
+            let captures = lam.captures.len() as u32;
+            of_lambda[l] = Some(b.add(prog, l as u32, captures, None));
         }
     }
     b.jobs.reverse();
@@ -326,9 +332,11 @@ impl Compile<'_> {
         (s < self.slots && !self.rec.iter().any(|r| r.slot == s)).then_some(s as Reg)
     }
 
-    /// The register of captured value `i` (capture 0 is the group itself, no scalar).
+    /// The register of captured value `i`: of a closure's, or of a `let rec` member's
+    /// group's (whose capture 0 is the group itself, no scalar).
     fn capture(&self, i: u32) -> Option<Reg> {
-        (i >= 1 && i <= self.captures).then_some((self.slots + i - 1) as Reg)
+        let first = u32::from(self.group.is_some());
+        (i >= first && i - first < self.captures).then_some((self.slots + i - first) as Reg)
     }
 
     fn source(&self, s: Source) -> Option<Reg> {
@@ -575,11 +583,34 @@ impl Compile<'_> {
                     let l = method_lambda(self.prog, d.instance, *method)?;
                     return self.call_candidate(l, args, dst, tail);
                 }
-                let (Code::Local(s) | Code::Move(s)) = self.prog.code[*f as usize] else {
-                    return None;
+                // Otherwise, of a function value a variable holds (`f x` in `my_map f xs`).
+                let held = match self.prog.code[*f as usize] {
+                    Code::Local(s) | Code::Move(s) => {
+                        if let Some(rec) = self.rec.iter().find(|r| r.slot == s).cloned() {
+                            return self.call(rec.kernel, &rec.captures, args, dst, tail);
+                        }
+                        let r = self.slot(s)?;
+                        // (An argument may move the variable out first: `f (g f)`.)
+                        if args.iter().any(|a| liveness::reads(self.prog, *a).has(s)) {
+                            let copy = self.temp()?;
+                            self.emit(Ins::Copy { dst: copy, src: r });
+                            copy
+                        } else {
+                            r
+                        }
+                    }
+                    Code::Capture(i) => self.capture(i)?,
+                    _ => return None,
                 };
-                let rec = self.rec.iter().find(|r| r.slot == s)?.clone();
-                return self.call(rec.kernel, &rec.captures, args, dst, tail);
+                self.apply(held, args, dst)?;
+                self.next = mark;
+                if tail {
+                    self.emit(Ins::Ret {
+                        src: dst,
+                        clear: Regs::NONE,
+                    });
+                }
+                return Some(());
             }
             _ => return None,
         }
@@ -731,6 +762,32 @@ impl Compile<'_> {
                 base,
             });
         }
+        Some(())
+    }
+
+    /// A call of the function value register `f` holds with `args` (`Ins::Apply`): the
+    /// arguments computed into temporaries above the live registers, where the callee's
+    /// frame starts (free again after it).
+    fn apply(&mut self, f: Reg, args: &[CodeId], dst: Reg) -> Option<()> {
+        let n = u8::try_from(args.len()).ok()?;
+        if n == 0 || usize::from(n) > MAX_ARGS {
+            return None;
+        }
+        let base = self.next;
+        for _ in 0..n {
+            self.temp()?;
+        }
+        for (i, a) in args.iter().enumerate() {
+            self.expr(*a, (base + i as u32) as Reg, false)?;
+            self.next = base + u32::from(n);
+        }
+        self.next = base;
+        self.emit(Ins::Apply {
+            f,
+            dst,
+            base: base as Reg,
+            n,
+        });
         Some(())
     }
 
@@ -1401,7 +1458,8 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::Fields { .. }
         | Ins::Field { .. }
         | Ins::Update { .. }
-        | Ins::TupleField { .. } => false,
+        | Ins::TupleField { .. }
+        | Ins::Apply { .. } => false,
         Ins::Clear { .. } => true,
     }
 }

@@ -27,7 +27,10 @@ use super::kernel_live::{operands, regions, Live, Operand, Renaming};
 /// Numbers again the registers of each kernel of `code` that calls another.
 pub(super) fn shrink(code: &mut [Ins], kernels: &[Kernel]) {
     for region in regions(code, kernels) {
-        if region.iter().any(|i| matches!(code[*i], Ins::Call { .. })) {
+        if region
+            .iter()
+            .any(|i| matches!(code[*i], Ins::Call { .. } | Ins::Apply { .. }))
+        {
             let live = Live::of(code, kernels, region);
             if let Some(new) = placement(code, kernels, &live) {
                 rename(code, kernels, &live.region, &new);
@@ -121,6 +124,16 @@ fn placement(code: &[Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Option
             Ins::Call { dst, base, .. } => {
                 let mut below = live.live_out[x];
                 below.add(dst as usize);
+                Some(CallSite {
+                    base: base as usize,
+                    below,
+                })
+            }
+            // (The function value is read where the callee's frame is laid out: below.)
+            Ins::Apply { f, dst, base, .. } => {
+                let mut below = live.live_out[x];
+                below.add(dst as usize);
+                below.add(f as usize);
                 Some(CallSite {
                     base: base as usize,
                     below,

@@ -152,6 +152,27 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             });
             f(Write(dst));
         }
+        Ins::Apply {
+            f: fr,
+            dst,
+            base,
+            n,
+        } => {
+            // As a call, of a callee known when it runs: its frame starts with the
+            // arguments, and it may leave anything in the registers from there on.
+            f(Read(fr));
+            let from = *base as usize;
+            f(run(base, *n as usize, true, false));
+            f(Run {
+                from,
+                to: MAX_REGS,
+                read: false,
+                write: true,
+                named: false,
+                start: None,
+            });
+            f(Write(dst));
+        }
         Ins::TailCall {
             kernel, base, n, ..
         } => {

@@ -156,6 +156,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         | Ins::TupleField { .. }
         | Ins::GiveUp
         | Ins::Call { .. }
+        | Ins::Apply { .. }
         | Ins::TailCall { .. }
         | Ins::Ret { .. } => None,
     }

@@ -76,6 +76,12 @@ pub(super) trait Register: Clone + Default {
     fn field(&self, code: &[Code], name: &Rc<str>) -> Option<Self>;
     /// `record` with fields `names` set to `values` (moved out).
     fn update(record: Self, code: &[Code], names: &[Rc<str>], values: &mut [Self]) -> Option<Self>;
+    /// The lambda of the closure held, and how many values it captured (`Ins::Apply`).
+    fn closure(&self) -> Option<(u32, usize)>;
+    /// Captured value `i` of the closure held, unless it is indeterminate.
+    fn captured(&self, i: usize) -> Option<Self>;
+    /// Whether it holds a decided value (a kernel takes no indeterminate argument).
+    fn decided(&self) -> bool;
     /// Empties the registers of a frame that returned (what they hold is released at
     /// once, so that a cell a kernel is done with can be freed and its memory re-used).
     fn clear(regs: &mut [Self]);
@@ -335,6 +341,30 @@ impl Register for Value {
         update(code, record, names, values.iter_mut().map(std::mem::take)).ok()
     }
 
+    #[inline(always)]
+    fn closure(&self) -> Option<(u32, usize)> {
+        match self {
+            Value::Node(n) => match n.kind {
+                NodeKind::Closure(lam) => Some((lam, n.fields.len())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn captured(&self, i: usize) -> Option<Value> {
+        match self {
+            Value::Node(n) => n.fields.get(i).and_then(<Value as Register>::of),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn decided(&self) -> bool {
+        !self.is_stuck()
+    }
+
     #[cfg(test)]
     fn holds_reference(&self) -> bool {
         Value::holds_reference(self)
@@ -503,6 +533,19 @@ impl Register for Scalar {
 
     fn update(_: Scalar, _: &[Code], _: &[Rc<str>], _: &mut [Scalar]) -> Option<Scalar> {
         None
+    }
+
+    fn closure(&self) -> Option<(u32, usize)> {
+        None
+    }
+
+    fn captured(&self, _: usize) -> Option<Scalar> {
+        None
+    }
+
+    #[inline(always)]
+    fn decided(&self) -> bool {
+        true
     }
 
     /// Scalars hold nothing to release.

@@ -1642,3 +1642,109 @@ fn random_list_programs_give_the_machines_outcomes() {
         "{values} values, {errors} errors"
     );
 }
+
+/// A user's own higher-order functions: a recursive `map` and a left fold, with a
+/// top-level function of one and of two parameters to give them, and a list builder.
+const MY_MAP: &str = "fn my_map : (i32 -> i32) -> List i32 -> List i32 = \\f xs -> match xs when Empty -> Empty when Cons x rest -> Cons (f x) (my_map f rest)
+fn my_fold : (i32 -> i32 -> i32) -> i32 -> List i32 -> i32 = \\f acc xs -> match xs when Empty -> acc when Cons x rest -> my_fold f (f acc x) rest
+fn twice : i32 -> i32 = \\x -> x * 2
+fn add : i32 -> i32 -> i32 = \\a b -> a + b
+fn upto : i32 -> List i32 = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons k acc) in go n Empty
+";
+
+#[test]
+fn kernels_call_the_kernels_of_the_functions_they_are_given() {
+    assert_kernel_values(
+        MY_MAP,
+        5,
+        &[
+            ("my_map twice [1, 2, 3]", "[2i32, 4i32, 6i32]"),
+            // A lambda over nothing, and one with captured values.
+            ("my_map (\\x -> x % 2) [1, 2, 3]", "[1i32, 0i32, 1i32]"),
+            (
+                "let k = 5, j = 2 in my_map (\\x -> x * k + j) [1, 2, 3]",
+                "[7i32, 12i32, 17i32]",
+            ),
+            ("my_fold add 0 [1, 2, 3]", "6i32"),
+            (
+                "let k = 3 in my_fold (\\a x -> a + x * k) 1 [1, 2, 3]",
+                "19i32",
+            ),
+            // A lambda that calls a function it captured, itself a kernel's.
+            (
+                "let g = twice in my_map (\\x -> g (g x)) [1, 2]",
+                "[4i32, 8i32]",
+            ),
+            // Deeper than the machine's own continuations would go in one run.
+            ("my_fold add 0 (my_map twice (upto 30000))", "900030000i32"),
+        ],
+    );
+    // The function as a value a `let rec` captures, and moved out by an argument of its
+    // own call (`f (pass f x)`).
+    let captured = format!(
+        "{MY_MAP}fn each : (i32 -> i32) -> List i32 -> List i32 = \\f xs -> let rec go = \\ys -> match ys when Empty -> Empty when Cons y rest -> Cons (f y) (go rest) in go xs
+fn pass : (i32 -> i32) -> i32 -> i32 = \\f x -> f x
+fn again : (i32 -> i32) -> i32 -> i32 = \\f x -> f (pass f x)
+"
+    );
+    assert_kernel_values(
+        &captured,
+        8,
+        &[
+            ("let k = 7 in each (\\y -> y + k) [1, 2]", "[8i32, 9i32]"),
+            ("again twice 5", "20i32"),
+        ],
+    );
+}
+
+#[test]
+fn a_function_value_a_kernel_cannot_call_goes_to_the_machine() {
+    // A partial application, a constructor and a function returning one: the kernel
+    // gives the call back, and the machine's value is the same.
+    let calls = [
+        ("my_map (add 10) [1, 2]", "[11i32, 12i32]"),
+        (
+            "let f = \\a -> \\b -> a * b in my_fold (\\acc x -> f acc x) 1 [2, 3]",
+            "6i32",
+        ),
+        ("my_fold (\\a -> \\b -> a - b) 10 [1, 2]", "7i32"),
+    ];
+    for (call, expected) in calls {
+        let (outcome, _, _) = kernel_run(&format!("{MY_MAP}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+    }
+    // Holes in the list, in the function's captured values and in its body.
+    for call in [
+        "my_map twice [1, ?h, 3]",
+        "let k = ?k in my_map (\\x -> x + k) [1, 2]",
+        "my_map (\\x -> x + ?b) [1, 2]",
+        "my_fold add ?acc [1, 2]",
+    ] {
+        let (outcome, _, _) = kernel_run(&format!("{MY_MAP}{call}"), Limits::default());
+        let shown = outcome.expect("runs");
+        assert!(shown.contains('?'), "{call}: {shown}");
+    }
+    // A function given an argument that overflows: the machine's error.
+    let (outcome, _, _) = kernel_run(
+        &format!("{MY_MAP}my_map (\\x -> x * 2147483647) [1, 2]"),
+        Limits::default(),
+    );
+    assert!(
+        matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("overflow")),
+        "{outcome:?}"
+    );
+    // The stack limit and the gas, as without kernels.
+    let deep = format!("{MY_MAP}my_fold add 0 (my_map (\\x -> x + 1) (upto 20000))");
+    let small = Limits {
+        max_stack: 5_000,
+        ..Limits::default()
+    };
+    let (outcome, _, _) = kernel_run(&deep, small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    let gas = Limits {
+        gas: Some(10_000),
+        ..Limits::default()
+    };
+    let (outcome, _, _) = kernel_run(&deep, gas);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 10_000 }));
+}
