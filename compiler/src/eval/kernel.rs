@@ -248,10 +248,11 @@ pub(super) enum Ins {
     /// Calls the function value register `f` holds on the `n` arguments from register
     /// `base` on, its result to `dst`: a closure whose lambda has a kernel (a top-level
     /// function, or a lambda with or without captured values, `Kernels::of_value`) of
-    /// arity `n`, its captured values copied to where the callee's slots end. Gives up on
-    /// any other function value (a partial application, a constructor, a native) and on
-    /// an indeterminate argument or captured value, as the machine loads a kernel's
-    /// arguments. (`f` lies below `base`: `kernel_frames` keeps it there.)
+    /// arity `n`, or such a closure applied to too few arguments, which go before the
+    /// call's; its captured values are copied to where the callee's slots end. Gives up
+    /// on any other function value (a constructor, a native) and on an indeterminate
+    /// argument or captured value, as the machine loads a kernel's arguments. (`f` lies
+    /// below `base`: `kernel_frames` keeps it there.)
     Apply {
         f: Reg,
         dst: Reg,
@@ -509,6 +510,13 @@ impl Kernels {
             .flatten()
             .filter(|k| **k < self.first_passed)
             .count()
+    }
+
+    /// How many `let`s kernel `k`'s frame keeps between its parameters and its captured
+    /// values.
+    pub fn lets(&self, k: u32) -> usize {
+        let kernel = &self.kernels[k as usize];
+        (kernel.slots - kernel.arity) as usize
     }
 
     /// How many kernels there are, `let rec` members included (kernel ids are below).
@@ -810,7 +818,7 @@ impl Kernels {
                         base,
                         n,
                     } => {
-                        if frames.len() >= max_depth {
+                        if !R::FUNCTIONS || frames.len() >= max_depth {
                             return Err(Stop::GiveUp);
                         }
                         let entry = self.enter_value(f, fr, base, n).or_give_up()?;
@@ -853,9 +861,9 @@ impl Kernels {
 impl Kernels {
     /// Where `Ins::Apply` of the function value in register `fr` of frame `f`, on the `n`
     /// arguments from register `base` on, goes: the entry of its lambda's kernel, once
-    /// the closure's captured values are copied to where the callee's slots end. `None`
-    /// where the value is no such closure, or an argument or captured value is
-    /// indeterminate (the kernel gives up).
+    /// the closure's captured values are copied to where the callee's slots end (and,
+    /// for a partial application, `enter_partial`'s). `None` where the value is no such
+    /// function, or an argument or captured value is indeterminate (the kernel gives up).
     #[inline(always)]
     fn enter_value<R: Register>(
         &self,
@@ -864,7 +872,9 @@ impl Kernels {
         base: Reg,
         n: u8,
     ) -> Option<u32> {
-        let (lam, captured) = f[fr as usize].closure()?;
+        let Some((lam, captured)) = f[fr as usize].closure() else {
+            return self.enter_partial(f, fr, base, n);
+        };
         let callee = self.kernels.get(self.of_value(lam)? as usize)?;
         let (base, slots) = (base as usize, callee.slots as usize);
         let fits = callee.arity == u32::from(n)
@@ -877,6 +887,45 @@ impl Kernels {
         for i in 0..captured {
             let v = f[fr as usize].captured(i)?;
             f[base + slots + i].set(v);
+        }
+        Some(callee.entry)
+    }
+
+    /// `enter_value` of a closure applied to too few arguments: those it holds go before
+    /// the call's, which move up. Out of line: the run loop's code stays as it was for
+    /// the calls it makes most.
+    #[cold]
+    #[inline(never)]
+    fn enter_partial<R: Register>(
+        &self,
+        f: &mut [R; MAX_REGS],
+        fr: Reg,
+        base: Reg,
+        n: u8,
+    ) -> Option<u32> {
+        let (base, n) = (base as usize, n as usize);
+        if fr as usize >= base {
+            return None;
+        }
+        let (below, frame) = f.split_at_mut(base);
+        let (lam, saved, captured) = below[fr as usize].callee()?;
+        let callee = self.kernels.get(self.of_value(lam)? as usize)?;
+        let slots = callee.slots as usize;
+        let fits = callee.arity as usize == saved.len() + n
+            && callee.captures as usize == captured.len()
+            && slots + captured.len() <= frame.len();
+        if !fits || frame[..n].iter().any(|a| !a.decided()) {
+            return None;
+        }
+        for i in (0..n).rev() {
+            let v = frame[i].take();
+            frame[saved.len() + i].set(v);
+        }
+        for (r, v) in frame.iter_mut().zip(saved) {
+            r.set(R::of(v)?);
+        }
+        for (r, v) in frame[slots..].iter_mut().zip(captured) {
+            r.set(R::of(v)?);
         }
         Some(callee.entry)
     }

@@ -10,10 +10,13 @@ use super::ir::{field_index_near, record_names, Code};
 use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
-use super::value::{Fields, Node, NodeKind, Value};
+use super::value::{lambda_call, Fields, Node, NodeKind, Value};
 
 /// A register's contents, and the operations of kernel instructions on them.
 pub(super) trait Register: Clone + Default {
+    /// Whether it may hold a function value (`Ins::Apply`, which no kernel on scalars
+    /// runs, compiles to nothing for a kind that does not).
+    const FUNCTIONS: bool;
     /// `v` in a register, if this kind holds it.
     fn of(v: &Value) -> Option<Self>;
     fn value(self) -> Value;
@@ -80,6 +83,9 @@ pub(super) trait Register: Clone + Default {
     fn closure(&self) -> Option<(u32, usize)>;
     /// Captured value `i` of the closure held, unless it is indeterminate.
     fn captured(&self, i: usize) -> Option<Self>;
+    /// What calling the function value held runs (`value::lambda_call`: a closure's
+    /// lambda, the arguments a partial application holds, the captured values).
+    fn callee(&self) -> Option<(u32, &[Value], &[Value])>;
     /// Whether it holds a decided value (a kernel takes no indeterminate argument).
     fn decided(&self) -> bool;
     /// Empties the registers of a frame that returned (what they hold is released at
@@ -93,6 +99,8 @@ pub(super) trait Register: Clone + Default {
 }
 
 impl Register for Value {
+    const FUNCTIONS: bool = true;
+
     /// A copy of `v`, unless it is indeterminate (a kernel takes no such argument).
     #[inline(always)]
     fn of(v: &Value) -> Option<Value> {
@@ -360,6 +368,10 @@ impl Register for Value {
         }
     }
 
+    fn callee(&self) -> Option<(u32, &[Value], &[Value])> {
+        lambda_call(self)
+    }
+
     #[inline(always)]
     fn decided(&self) -> bool {
         !self.is_stuck()
@@ -398,6 +410,8 @@ impl Default for Scalar {
 }
 
 impl Register for Scalar {
+    const FUNCTIONS: bool = false;
+
     #[inline(always)]
     fn of(v: &Value) -> Option<Scalar> {
         match v {
@@ -540,6 +554,10 @@ impl Register for Scalar {
     }
 
     fn captured(&self, _: usize) -> Option<Scalar> {
+        None
+    }
+
+    fn callee(&self) -> Option<(u32, &[Value], &[Value])> {
         None
     }
 

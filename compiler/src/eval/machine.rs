@@ -15,7 +15,8 @@ use super::kernel_register::{Register, Scalar};
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
 use super::value::{
-    into_pair_parts, pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value,
+    into_pair_parts, lambda_call, pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind,
+    Stuck, Value,
 };
 use super::{runtime, Fault, RunError};
 
@@ -167,6 +168,15 @@ impl Flow {
         }
         self
     }
+}
+
+/// A function value's kernel (`Machine::kernel_fn`), with what the value holds: the
+/// arguments of a partial application, and the closure's captured values.
+#[derive(Clone, Copy)]
+struct KernelFn<'f> {
+    k: u32,
+    saved: &'f [Value],
+    captured: &'f [Value],
 }
 
 /// What `apply_quick` did: the function's result, or nothing (the arguments back).
@@ -478,28 +488,15 @@ impl<'p> Machine<'p> {
         Ok(true)
     }
 
-    /// The kernel `f` calls once given `n` more arguments, and the arguments it holds: `f`
-    /// is a top-level function of `n` parameters with a kernel, or one applied to all its
-    /// arguments but the last `n` (`update_item msg`).
-    fn kernel_fn<'f>(&self, f: &'f Value, n: usize) -> Option<(u32, &'f [Value])> {
-        let Value::Node(node) = f else {
-            return None;
-        };
-        let (closure, saved) = match node.kind {
-            NodeKind::Partial => (node.fields.first()?, &node.fields[1..]),
-            NodeKind::Closure(_) => (f, &node.fields[..0]),
-            _ => return None,
-        };
-        let Value::Node(closure) = closure else {
-            return None;
-        };
-        let NodeKind::Closure(lam) = closure.kind else {
-            return None;
-        };
+    /// The kernel `f` calls once given `n` more arguments, with the arguments and the
+    /// captured values it holds (`KernelFn`): `f` is a closure of `n` parameters whose
+    /// lambda has a kernel (a top-level function, a lambda written in place), or one
+    /// applied to all its arguments but the last `n` (`update_item msg`).
+    fn kernel_fn<'f>(&self, f: &'f Value, n: usize) -> Option<KernelFn<'f>> {
+        let (lam, saved, captured) = lambda_call(f)?;
         let k = self.kernels.of_value(lam)?;
-        let fits = closure.fields.is_empty()
-            && self.prog.lambdas[lam as usize].arity as usize == saved.len() + n;
-        fits.then_some((k, saved))
+        let fits = self.prog.lambdas[lam as usize].arity as usize == saved.len() + n;
+        fits.then_some(KernelFn { k, saved, captured })
     }
 
     /// `apply_quick`, and where it does not compute the call, `f`'s kernel where it has
@@ -510,15 +507,15 @@ impl<'p> Machine<'p> {
     fn apply_fast<const N: usize>(
         &mut self,
         f: &Value,
-        kernel: Option<(u32, &[Value])>,
+        kernel: Option<KernelFn<'_>>,
         args: [Value; N],
     ) -> Quick<N> {
         let args = match self.apply_quick(f, args) {
             Quick::Not(args) => args,
             done => return done,
         };
-        if let Some((k, saved)) = kernel {
-            match self.kernel_apply(k, saved, args.each_ref()) {
+        if let Some(kernel) = kernel {
+            match self.kernel_apply(kernel, args.each_ref()) {
                 Ok(Some(r)) => return Quick::Done(Ok(r)),
                 Ok(None) => {}
                 Err(fault) => return Quick::Done(Err(fault)),
@@ -527,17 +524,44 @@ impl<'p> Machine<'p> {
         Quick::Not(args)
     }
 
-    /// Kernel `k` of arity `saved.len() + N` on `saved` and `args` (a partial application's
-    /// arguments and those it is applied to, as `map` and `foldl` apply it, `kernel_fn`):
-    /// its value, or `None` where an argument is indeterminate or the kernel gave the call
-    /// back.
+    /// The kernel of `kernel_fn` on `args` after the arguments it holds (as `map` and
+    /// `foldl` apply it), its captured values where its slots end: its value, or `None`
+    /// where an argument is indeterminate or the kernel gave the call back.
     fn kernel_apply<const N: usize>(
+        &mut self,
+        kernel: KernelFn<'_>,
+        args: [&Value; N],
+    ) -> Result<Option<Value>, Fault> {
+        let KernelFn { k, saved, captured } = kernel;
+        if captured.is_empty() {
+            kernel_on!(self, k, saved.iter().chain(args))
+        } else {
+            self.kernel_apply_captured(k, saved, captured, args)
+        }
+    }
+
+    /// `kernel_apply` of a closure with captured values. Out of line: the loops of
+    /// `map`, `filter` and `foldl` keep their code for the calls they make most.
+    #[inline(never)]
+    fn kernel_apply_captured<const N: usize>(
         &mut self,
         k: u32,
         saved: &[Value],
+        captured: &[Value],
         args: [&Value; N],
     ) -> Result<Option<Value>, Fault> {
-        kernel_on!(self, k, saved.iter().chain(args))
+        // (The `let`s between the parameters and the captured values start empty.)
+        let unit = Value::Unit;
+        let lets = self.kernels.lets(k);
+        kernel_on!(
+            self,
+            k,
+            saved
+                .iter()
+                .chain(args)
+                .chain(std::iter::repeat_n(&unit, lets))
+                .chain(captured)
+        )
     }
 
     /// Runs kernel `k` on the arguments `Kernels::load`ed into `regs`. `None` when the

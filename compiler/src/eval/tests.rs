@@ -1677,6 +1677,32 @@ fn kernels_call_the_kernels_of_the_functions_they_are_given() {
             ),
             // Deeper than the machine's own continuations would go in one run.
             ("my_fold add 0 (my_map twice (upto 30000))", "900030000i32"),
+            // Partial applications: their arguments go before the call's.
+            ("my_map (add 10) [1, 2]", "[11i32, 12i32]"),
+            (
+                "let k = 4 in my_fold ((\\j a x -> a + x * j) k) 0 [1, 2]",
+                "12i32",
+            ),
+        ],
+    );
+    // The prelude's `map`, `filter` and `foldl` run the kernel of a lambda with captured
+    // values (and `let`s) where no quick form computes it.
+    assert_kernel_values(
+        MY_MAP,
+        5,
+        &[
+            (
+                "let k = 3 in map (\\x -> if x > k then x - k else k - x) [1, 5]",
+                "[2i32, 2i32]",
+            ),
+            (
+                "let k = 2 in map (\\x -> let y = x * k in if y > 2 then y else 0) (upto 3)",
+                "[0i32, 4i32, 6i32]",
+            ),
+            (
+                "let k = 2 in foldl (\\acc x -> if x > k then acc + x else acc) 0 (upto 5)",
+                "12i32",
+            ),
         ],
     );
     // The function as a value a `let rec` captures, and moved out by an argument of its
@@ -1699,10 +1725,9 @@ fn again : (i32 -> i32) -> i32 -> i32 = \\f x -> f (pass f x)
 
 #[test]
 fn a_function_value_a_kernel_cannot_call_goes_to_the_machine() {
-    // A partial application, a constructor and a function returning one: the kernel
-    // gives the call back, and the machine's value is the same.
+    // Functions returning functions: the kernel gives the call back, and the machine's
+    // value is the same.
     let calls = [
-        ("my_map (add 10) [1, 2]", "[11i32, 12i32]"),
         (
             "let f = \\a -> \\b -> a * b in my_fold (\\acc x -> f acc x) 1 [2, 3]",
             "6i32",

@@ -211,6 +211,28 @@ impl Node {
     }
 }
 
+/// What calling a function value runs, where it is a closure or a closure applied to too
+/// few arguments: the closure's lambda, the arguments it was applied to already, and its
+/// captured values. `None` for any other value.
+#[inline(always)]
+pub fn lambda_call(f: &Value) -> Option<(u32, &[Value], &[Value])> {
+    let Value::Node(node) = f else {
+        return None;
+    };
+    let (closure, saved) = match node.kind {
+        NodeKind::Closure(lam) => return Some((lam, &[], &node.fields)),
+        NodeKind::Partial => (node.fields.first()?, &node.fields[1..]),
+        _ => return None,
+    };
+    match closure {
+        Value::Node(c) => match c.kind {
+            NodeKind::Closure(lam) => Some((lam, saved, &c.fields)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Both parts of a two-part node (a list cell, a pair): moved out when nothing else holds
 /// the node, which is then dropped empty, and copied otherwise. `None` for other nodes.
 #[inline(always)]
