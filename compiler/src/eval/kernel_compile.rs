@@ -141,10 +141,13 @@ pub(super) fn compile(prog: &Program) -> Kernels {
                 None => false,
             };
         let (regs, nodes) = (cx.high, cx.nodes);
-        if !compiled {
+        // (A kernel that did not compile never runs: a large lambda that does not bounds
+        // no one's depth.)
+        if compiled {
+            b.widest = b.widest.max(regs + nodes + 2);
+        } else {
             b.ok[job.kernel as usize] = false;
         }
-        b.widest = b.widest.max(regs + nodes + 2);
         let code = &b.code[entry as usize..];
         let kernel = &mut b.kernels[job.kernel as usize];
         kernel.entry = entry;

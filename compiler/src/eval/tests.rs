@@ -1773,3 +1773,27 @@ fn a_function_value_a_kernel_cannot_call_goes_to_the_machine() {
     let (outcome, _, _) = kernel_run(&deep, gas);
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 10_000 }));
 }
+
+/// The registers a level of kernel recursion may take in `code` (`Kernels::widest`).
+fn widest_in(code: &str) -> u32 {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    let (program, _) = lower_file(&db, file);
+    super::kernel::Kernels::compile(&program).widest
+}
+
+#[test]
+fn a_large_lambda_that_is_no_kernel_bounds_no_kernels_depth() {
+    // A lambda with captured values whose code is long and ends in what no kernel runs
+    // (a lambda written in place) does not lower the depth other kernels may reach.
+    let d = "fn d : i32 -> i32 = \\n -> if n == 0 then 0 else 1 + d (n - 1)\n";
+    let lets = (0..400)
+        .map(|i| format!("a{i} = x * {i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let program = format!(
+        "{d}fn big : i32 -> i32 = \\k -> let f = \\x -> let {lets} in (\\y -> y + k) a1 in f k\n"
+    );
+    assert_eq!(widest_in(&program), widest_in(d));
+    assert_kernel_values(&program, 1, &[("d 50000", "50000i32")]);
+}
