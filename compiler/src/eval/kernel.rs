@@ -652,6 +652,22 @@ impl Kernels {
                 break;
             }};
         }
+        // Enters the callee whose code starts at `entry` and whose frame starts at
+        // register `base` of the running one; the caller goes on where it is with the
+        // result in its register `dst`.
+        macro_rules! enter {
+            ($entry:expr, $dst:expr, $base:expr) => {{
+                tick(budget)?;
+                frames.push(Frame {
+                    ip,
+                    bp: bp as u32,
+                    dst: $dst,
+                });
+                bp += $base as usize;
+                ip = at($entry);
+                break;
+            }};
+        }
         loop {
             // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`,
             // with no bounds to check); the stack always reaches past its end.
@@ -802,15 +818,7 @@ impl Kernels {
                         if frames.len() >= max_depth {
                             return Err(Stop::GiveUp);
                         }
-                        tick(budget)?;
-                        frames.push(Frame {
-                            ip,
-                            bp: bp as u32,
-                            dst,
-                        });
-                        bp += base as usize;
-                        ip = at(entry);
-                        break;
+                        enter!(entry, dst, base);
                     }
                     Ins::Apply {
                         f: fr,
@@ -822,15 +830,7 @@ impl Kernels {
                             return Err(Stop::GiveUp);
                         }
                         let entry = self.enter_value(f, fr, base, n).or_give_up()?;
-                        tick(budget)?;
-                        frames.push(Frame {
-                            ip,
-                            bp: bp as u32,
-                            dst,
-                        });
-                        bp += base as usize;
-                        ip = at(entry);
-                        break;
+                        enter!(entry, dst, base);
                     }
                     Ins::TailCall {
                         entry,

@@ -49,6 +49,21 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             start: Some(start),
         }
     }
+    // A call whose callee reads the first `width` registers of its frame, from `base` on,
+    // and may leave anything in every register from there on; its result goes to `dst`.
+    fn call<F: FnMut(Operand<'_>)>(f: &mut F, base: &mut Reg, width: usize, dst: &mut Reg) {
+        let from = *base as usize;
+        f(run(base, width, true, false));
+        f(Run {
+            from,
+            to: MAX_REGS,
+            read: false,
+            write: true,
+            named: false,
+            start: None,
+        });
+        f(Write(dst));
+    }
     match ins {
         Ins::Const { dst, .. } => f(Write(dst)),
         Ins::Copy { dst, src } => {
@@ -133,24 +148,8 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
         Ins::Call {
             kernel, dst, base, ..
         } => {
-            // The callee reads its frame's first registers and may leave anything in
-            // the others.
-            let from = *base as usize;
-            f(run(
-                base,
-                kernels[*kernel as usize].frame_width() as usize,
-                true,
-                false,
-            ));
-            f(Run {
-                from,
-                to: MAX_REGS,
-                read: false,
-                write: true,
-                named: false,
-                start: None,
-            });
-            f(Write(dst));
+            let width = kernels[*kernel as usize].frame_width() as usize;
+            call(&mut f, base, width, dst);
         }
         Ins::Apply {
             f: fr,
@@ -159,19 +158,9 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             n,
         } => {
             // As a call, of a callee known when it runs: its frame starts with the
-            // arguments, and it may leave anything in the registers from there on.
+            // arguments.
             f(Read(fr));
-            let from = *base as usize;
-            f(run(base, *n as usize, true, false));
-            f(Run {
-                from,
-                to: MAX_REGS,
-                read: false,
-                write: true,
-                named: false,
-                start: None,
-            });
-            f(Write(dst));
+            call(&mut f, base, *n as usize, dst);
         }
         Ins::TailCall {
             kernel, base, n, ..
