@@ -776,21 +776,9 @@ impl Compile<'_> {
         if n == 0 || usize::from(n) > MAX_ARGS {
             return None;
         }
-        let base = self.next;
-        for _ in 0..n {
-            self.temp()?;
-        }
-        for (i, a) in args.iter().enumerate() {
-            self.expr(*a, (base + i as u32) as Reg, false)?;
-            self.next = base + u32::from(n);
-        }
-        self.next = base;
-        self.emit(Ins::Apply {
-            f,
-            dst,
-            base: base as Reg,
-            n,
-        });
+        let base = self.consecutive(args)?;
+        self.next = u32::from(base);
+        self.emit(Ins::Apply { f, dst, base, n });
         Some(())
     }
 

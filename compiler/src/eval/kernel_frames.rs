@@ -120,26 +120,23 @@ fn placement(code: &[Ins], kernels: &[Kernel], live: &Live) -> Option<Vec<Option
         .region
         .iter()
         .enumerate()
-        .filter_map(|(x, i)| match code[*i] {
-            Ins::Call { dst, base, .. } => {
-                let mut below = live.live_out[x];
-                below.add(dst as usize);
-                Some(CallSite {
-                    base: base as usize,
-                    below,
-                })
-            }
-            // (The function value is read where the callee's frame is laid out: below.)
-            Ins::Apply { f, dst, base, .. } => {
-                let mut below = live.live_out[x];
-                below.add(dst as usize);
+        .filter_map(|(x, i)| {
+            // (`Apply` reads its function value where the callee's frame is laid out:
+            // below it.)
+            let (dst, base, f) = match code[*i] {
+                Ins::Call { dst, base, .. } => (dst, base, None),
+                Ins::Apply { f, dst, base, .. } => (dst, base, Some(f)),
+                _ => return None,
+            };
+            let mut below = live.live_out[x];
+            below.add(dst as usize);
+            if let Some(f) = f {
                 below.add(f as usize);
-                Some(CallSite {
-                    base: base as usize,
-                    below,
-                })
             }
-            _ => None,
+            Some(CallSite {
+                base: base as usize,
+                below,
+            })
         })
         .collect();
     // The pinned units first, then those holding a value that lives across a call (at
