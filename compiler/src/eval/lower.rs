@@ -12,6 +12,7 @@ use super::dicts::{new_dict, super_dict};
 use super::ir::Pat;
 use super::ir::*;
 use super::natives::Prim;
+use super::specialise::Specialisations;
 use super::value::{DictRef, Value};
 use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
 use crate::check::{Env, FileRef, ItemRef, ItemTypes};
@@ -132,6 +133,8 @@ pub struct Lowerer<'a> {
     demand: Demand,
     /// The instances whose superclass dictionary codes are computed (`ensure_supers`).
     supers_done: Vec<bool>,
+    /// Constrained globals copied for the instances their calls give them.
+    specialisations: Specialisations,
 }
 
 impl<'a> Lowerer<'a> {
@@ -169,6 +172,7 @@ impl<'a> Lowerer<'a> {
             field_names: HashMap::new(),
             demand: Demand::default(),
             supers_done: Vec::new(),
+            specialisations: Specialisations::default(),
         }
     }
 
@@ -223,18 +227,27 @@ impl<'a> Lowerer<'a> {
                 self.program.main = Some(main);
             }
         }
-        while let Some(next) = self.demand.take() {
-            match next {
-                Needed::Global(g) => self.lower_global(g, &inputs[sources[g as usize]]),
-                Needed::Instance(i) => self.lower_instance(i as usize, inputs, &by_ref),
+        loop {
+            if let Some(next) = self.demand.take() {
+                match next {
+                    Needed::Global(g) => {
+                        self.lower_global(g, &inputs[sources[g as usize]], Vec::new())
+                    }
+                    Needed::Instance(i) => self.lower_instance(i as usize, inputs, &by_ref),
+                }
+            } else if let Some((copy, generic, evidence)) = self.specialisations.take() {
+                self.lower_global(copy, &inputs[sources[generic as usize]], evidence);
+            } else {
+                break;
             }
         }
         super::liveness::mark_last_uses(&mut self.program);
         self.program
     }
 
-    /// Lowers the body of global `id`, the `fn` item `input`.
-    fn lower_global(&mut self, id: u32, input: &ItemInput<'_>) {
+    /// Lowers the body of global `id`, the `fn` item `input`: with its dictionaries as
+    /// parameters, or, for a copy (`specialise`), for the instances `evidence` names.
+    fn lower_global(&mut self, id: u32, input: &ItemInput<'_>, evidence: Vec<Evidence>) {
         let ItemKind::Fn(decl) = &input.item.kind else {
             return;
         };
@@ -250,6 +263,7 @@ impl<'a> Lowerer<'a> {
             })
         } else {
             let mut cx = ItemLowering::new(self, input);
+            cx.static_item = evidence;
             cx.body(dicts, |cx| {
                 if decl.params.is_empty() {
                     cx.expr(decl.body)
@@ -373,10 +387,10 @@ impl<'a> Lowerer<'a> {
             };
             let mut cx = ItemLowering::new(self, input);
             if params == 1 {
-                cx.static_own = Some(Evidence::Instance {
+                cx.static_item = vec![Evidence::Instance {
                     instance: i as u32,
                     args: Vec::new(),
-                });
+                }];
             }
             let lambda = cx.body(params, |cx| cx.expr(m.body));
             self.program.instances[i].methods[index] = Some(lambda);
@@ -424,10 +438,12 @@ struct ItemLowering<'l, 'a, 'i, 't> {
     /// Dictionary parameters of local bindings lowered for the one instance every use
     /// gives them (`uniform_evidence`), by owner and index.
     static_let: HashMap<(PatId, u32), Evidence>,
-    /// In the methods of an instance without a context, the evidence of the instance's
-    /// own dictionary (their one dictionary parameter): static, so that a method calling
-    /// one of its instance's methods (`size rest` in `size`) captures nothing.
-    static_own: Option<Evidence>,
+    /// The evidence of the item's dictionary parameters where it is static: in the
+    /// methods of an instance without a context, the instance's own dictionary (their one
+    /// dictionary parameter), so that a method calling one of its instance's methods
+    /// (`size rest` in `size`) captures nothing; in a copy of a constrained `fn`
+    /// (`specialise`), the instances it is copied for.
+    static_item: Vec<Evidence>,
 }
 
 impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
@@ -468,7 +484,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             frames: Vec::new(),
             uses,
             binders,
-            static_own: None,
+            static_item: Vec::new(),
             static_let: HashMap::new(),
         }
     }
@@ -623,7 +639,7 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
 
     fn dict_code(&mut self, ev: &Evidence) -> DictCode {
         let specialised;
-        let ev = if self.static_let.is_empty() && self.static_own.is_none() {
+        let ev = if self.static_let.is_empty() && self.static_item.is_empty() {
             ev
         } else {
             specialised = self.specialise(ev);
@@ -656,13 +672,18 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     }
 
     /// `ev` with the dictionary parameters of specialised local bindings replaced by the
-    /// evidence all their uses give, and an instance's own dictionary by its static one
-    /// (`static_own`).
+    /// evidence all their uses give, and the item's own by its static evidence
+    /// (`static_item`).
     fn specialise(&self, ev: &Evidence) -> Evidence {
         match ev {
             Evidence::Param {
-                owner: Owner::Item, ..
-            } => self.static_own.clone().unwrap_or_else(|| ev.clone()),
+                owner: Owner::Item,
+                index,
+            } => self
+                .static_item
+                .get(*index as usize)
+                .cloned()
+                .unwrap_or_else(|| ev.clone()),
             Evidence::Param {
                 owner: Owner::Let(p),
                 index,
@@ -1062,8 +1083,17 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             }
         }
         if let Some(g) = origin.and_then(|o| self.lw.globals.get(&o)).copied() {
-            self.lw.demand.global(g);
             let n = self.lw.program.globals[g as usize].dicts;
+            if n > 0 && Prim::by_name(global_name).is_none() {
+                let evidence = (0..n)
+                    .map(|i| self.specialise(&self.evidence(site, i)))
+                    .collect();
+                let lw = &mut *self.lw;
+                if let Some(copy) = lw.specialisations.copy(&mut lw.program, g, evidence) {
+                    return self.add(Code::Global(copy));
+                }
+            }
+            self.lw.demand.global(g);
             if n == 0 {
                 return self.add(Code::Global(g));
             }

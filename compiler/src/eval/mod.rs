@@ -19,6 +19,7 @@ pub mod lower;
 pub mod machine;
 pub mod natives;
 pub mod print;
+mod specialise;
 pub mod value;
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! methods read through run-time dictionaries, nodes with inline parts) give the values
 //! the general paths give.
 
-use super::ir::Code;
+use super::ir::{Code, DictCode};
 use super::natives::ListIds;
 use super::value::{Fields, Node, NodeKind, Stuck, Value};
 use super::{lower_file, run_file, Limits, RunError};
@@ -174,6 +174,115 @@ fn a_generalised_local_loop_used_at_one_type_is_lowered_for_that_type() {
     let lazy = "let boom = 1 / 0 in (5 is i32)";
     assert!(own_code(lazy).iter().any(reads_a_dictionary));
     assert_eq!(value(lazy), "5i32");
+}
+
+/// Generic functions: an insertion sort, a minimum with a default, a count by `==` (a
+/// superclass of `Ord`) and a sum from `zero`.
+const GENERIC: &str = "fn insert : a -> List a -> List a where Ord a = \\x xs ->
+  match xs
+    when Empty -> [x]
+    when Cons y rest -> if x <= y then Cons x xs else Cons y (insert x rest)
+fn isort : List a -> List a where Ord a = \\xs -> foldl (\\acc x -> insert x acc) Empty xs
+fn smallest : List a -> a -> a where Ord a = \\xs d ->
+  match xs
+    when Empty -> d
+    when Cons x rest -> let m = smallest rest d in if x < m then x else m
+fn count_eq : a -> List a -> i32 where Eq a = \\y xs -> foldl (\\n x -> if x == y then n + 1 else n) 0 xs
+fn both : List a -> a -> (a, i32) where Ord a = \\xs d -> (smallest xs d, count_eq (smallest xs d) xs)
+fn total : List a -> a where AdditiveMonoid a = \\xs -> foldl (+) zero xs
+";
+
+#[test]
+fn a_constrained_function_called_at_instances_runs_a_copy_made_for_them() {
+    let main = "(isort [5, 3, 9, 1], isort [\"pear\", \"apple\"], both [3, 1, 2, 1] (100 is i32), \
+                both [\"b\", \"a\", \"a\"] \"zz\", total [1.5, 2.0], total [1, 2, 3] is i64)";
+    let code = format!("{GENERIC}{main}");
+    assert_eq!(
+        value(&code),
+        "([1i32, 3i32, 5i32, 9i32], [\"apple\", \"pear\"], (1i32, 2i32), (\"a\", 2i32), 3.5f32, 6i64)"
+    );
+    // The result calls copies without dictionary parameters (methods come from static
+    // dictionaries), and no copy takes one: their own
+    // calls (`insert` in `isort`, `smallest` in `both`) go to copies for the same instances.
+    let db = Database::new();
+    let file = db.add_file("main.rex", &code);
+    let prog = lower_file(&db, file).0;
+    let mut todo = vec![prog.lambdas[prog.main.expect("a result") as usize].body];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(root) = todo.pop() {
+        for c in reachable(&prog, root) {
+            let passed = |d: &DictCode| !matches!(d, DictCode::Static(Some(_)));
+            let dynamic = match &c {
+                Code::Method { dict, .. } | Code::Literal { dict, .. } => passed(dict),
+                other => reads_a_dictionary(other),
+            };
+            assert!(!dynamic, "{c:?}");
+            if let Code::Global(g) | Code::CallGlobal { global: g, .. } = c {
+                if seen.insert(g) {
+                    todo.push(prog.lambdas[prog.globals[g as usize].body as usize].body);
+                }
+            }
+        }
+    }
+    assert!(seen.len() >= 8, "{seen:?}");
+    // So they run as kernels, which give no call back.
+    let sort = format!("{RANGE}{GENERIC}isort (map (\\x -> (x * 7) % 11) (range 300))");
+    let (outcome, ran, give_ups) = kernel_run(&sort, Limits::default());
+    assert!(outcome.expect("sorted").starts_with("[0i32, 0i32"));
+    assert!(ran && give_ups == 0);
+}
+
+#[test]
+fn copies_keep_holes_errors_and_limits_and_polymorphic_recursion_stays_bounded() {
+    // A hole reached in a copy is reported with the copy's locals.
+    let pick = "fn pick : List a -> a where Ord a = \\xs ->
+  match xs
+    when Cons x (Cons y _) -> if x < y then ?small else y
+    when _ -> ?empty
+(pick [1, 2], pick [2, 1], pick [\"a\"])";
+    let db = Database::new();
+    let file = db.add_file("main.rex", pick);
+    let out = run_file(&db, file, &Limits::default()).expect("runs");
+    assert_eq!(out.value, "(?small, 1i32, ?empty)");
+    let env: Vec<_> = out
+        .holes
+        .iter()
+        .map(|h| (h.name.clone(), h.env.clone()))
+        .collect();
+    let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+    assert_eq!(
+        env,
+        [
+            (
+                Some("small".to_string()),
+                vec![
+                    pair("y", "2i32"),
+                    pair("x", "1i32"),
+                    pair("xs", "[1i32, 2i32]")
+                ]
+            ),
+            (Some("empty".to_string()), vec![pair("xs", "[\"a\"]")]),
+        ]
+    );
+    // An ill-typed node in a copy stays indeterminate; the stack limit stays the machine's.
+    assert_eq!(
+        value("fn bad : a -> a -> i32 where Ord a = \\x y -> if x < y then 1 + \"s\" else 2\n(bad 1 2, bad 2 1)"),
+        "(1i32 + ?, 2i32)"
+    );
+    let limits = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let runaway = "fn down : a -> i32 -> i32 where Eq a = \\x n -> if x == x then 1 + down x (n + 1) else 0\ndown 1 0";
+    let (outcome, _, _) = run_limited(runaway, &limits);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    // Each level asks for a copy at larger evidence (`Size (List (List .. i32))`): copies
+    // stop at a size, and the deeper levels pass dictionaries.
+    let deep = "class Size a\n  size : a -> i32\ninstance Size i32\n  size = \\n -> n
+instance Size (List a) <= Size a\n  size = \\xs -> foldl (\\acc x -> acc + size x) 1 xs
+fn deep : i32 -> a -> i32 where Size a = \\n x -> if n == 0 then size x else deep (n - 1) [x, x]
+(deep 3 (1 is i32), deep 20 (2 is i32))";
+    assert_eq!(value(deep), "(15i32, 3145727i32)");
 }
 
 #[test]
