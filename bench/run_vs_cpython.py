@@ -50,6 +50,7 @@ WORKLOADS = [
     "mvu_update",
     "dict_strings",
     "higher_order",
+    "generic_sort",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
