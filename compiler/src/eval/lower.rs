@@ -12,7 +12,7 @@ use super::dicts::{new_dict, super_dict};
 use super::ir::Pat;
 use super::ir::*;
 use super::natives::Prim;
-use super::specialise::Specialisations;
+use super::specialise::{Generic, Specialisations};
 use super::value::{DictRef, Value};
 use crate::check::evidence::{instance_supers, Evidence, LetDicts, Owner};
 use crate::check::{Env, FileRef, ItemRef, ItemTypes};
@@ -133,8 +133,10 @@ pub struct Lowerer<'a> {
     demand: Demand,
     /// The instances whose superclass dictionary codes are computed (`ensure_supers`).
     supers_done: Vec<bool>,
-    /// Constrained globals copied for the instances their calls give them.
+    /// Constrained globals and methods copied for the instances their calls give them.
     specialisations: Specialisations,
+    /// The methods each instance defines, by (instance, method index).
+    defined: HashSet<(u32, u32)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -173,6 +175,7 @@ impl<'a> Lowerer<'a> {
             demand: Demand::default(),
             supers_done: Vec::new(),
             specialisations: Specialisations::default(),
+            defined: HashSet::new(),
         }
     }
 
@@ -236,7 +239,14 @@ impl<'a> Lowerer<'a> {
                     Needed::Instance(i) => self.lower_instance(i as usize, inputs, &by_ref),
                 }
             } else if let Some((copy, generic, evidence)) = self.specialisations.take() {
-                self.lower_global(copy, &inputs[sources[generic as usize]], evidence);
+                match generic {
+                    Generic::Fn(g) => {
+                        self.lower_global(copy, &inputs[sources[g as usize]], evidence)
+                    }
+                    Generic::Method { instance, method } => {
+                        self.lower_method_copy(copy, instance, method, evidence, inputs, &by_ref)
+                    }
+                }
             } else {
                 break;
             }
@@ -312,6 +322,7 @@ impl<'a> Lowerer<'a> {
                 else {
                     continue;
                 };
+                self.defined.insert((i as u32, index as u32));
                 if let ExprKind::Var(name) = &input.item.arena.expr(m.body).kind {
                     if let (true, Some(p)) = (input.prelude(), Prim::by_name(name)) {
                         self.native_methods.insert((i as u32, index as u32), p);
@@ -395,6 +406,39 @@ impl<'a> Lowerer<'a> {
             let lambda = cx.body(params, |cx| cx.expr(m.body));
             self.program.instances[i].methods[index] = Some(lambda);
         }
+    }
+
+    /// Lowers `copy`, method `method` of instance `instance` for the instances `evidence`
+    /// names (its context's, then its own: `specialise`).
+    fn lower_method_copy(
+        &mut self,
+        copy: u32,
+        instance: u32,
+        method: u32,
+        evidence: Vec<Evidence>,
+        inputs: &[ItemInput<'_>],
+        by_ref: &HashMap<ItemRef, usize>,
+    ) {
+        let env = self.env;
+        let inst = &env.instances[instance as usize];
+        let input = by_ref.get(&inst.origin).map(|i| &inputs[*i]);
+        let name = env
+            .classes
+            .get(&inst.class)
+            .and_then(|c| c.methods.get(method as usize));
+        let (Some(input), Some(name)) = (input, name) else {
+            return;
+        };
+        let ItemKind::Instance(decl) = &input.item.kind else {
+            return;
+        };
+        let Some(m) = decl.methods.iter().find(|m| *m.name.text == **name) else {
+            return;
+        };
+        let mut cx = ItemLowering::new(self, input);
+        cx.static_item = evidence;
+        let body = cx.body(0, |cx| cx.expr(m.body));
+        self.program.globals[copy as usize].body = body;
     }
 
     /// The dictionary for static evidence, built once and shared.
@@ -1089,7 +1133,11 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                     .map(|i| self.specialise(&self.evidence(site, i)))
                     .collect();
                 let lw = &mut *self.lw;
-                if let Some(copy) = lw.specialisations.copy(&mut lw.program, g, evidence) {
+                let name = lw.program.globals[g as usize].name.clone();
+                let copy = lw
+                    .specialisations
+                    .copy(&mut lw.program, Generic::Fn(g), name, evidence);
+                if let Some(copy) = copy {
                     return self.add(Code::Global(copy));
                 }
             }
@@ -1109,6 +1157,9 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                 .and_then(|c| c.methods.iter().position(|n| *n == m.name))
                 .unwrap_or(0) as u32;
             let ev = self.evidence(site, 0);
+            if let Some(copy) = self.method_copy(&ev, index, name) {
+                return self.add(Code::Global(copy));
+            }
             let dict = self.dict(&ev);
             if let DictCode::Static(Some(d)) = &dict {
                 if let Some(p) = self.lw.native_methods.get(&(d.instance, index)) {
@@ -1122,6 +1173,26 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             });
         }
         self.marked(span)
+    }
+
+    /// The copy of method `index` for evidence `ev` (`specialise`), where `ev` names an
+    /// instance with a context that defines the method, and instances alone.
+    fn method_copy(&mut self, ev: &Evidence, index: u32, name: &str) -> Option<u32> {
+        let Evidence::Instance { instance, args } = self.specialise(ev) else {
+            return None;
+        };
+        if args.is_empty() || !self.lw.defined.contains(&(instance, index)) {
+            return None;
+        }
+        let mut evidence = args.clone();
+        evidence.push(Evidence::Instance { instance, args });
+        let generic = Generic::Method {
+            instance,
+            method: index,
+        };
+        let lw = &mut *self.lw;
+        lw.specialisations
+            .copy(&mut lw.program, generic, Rc::from(name), evidence)
     }
 
     fn apply_dicts(&mut self, f: CodeId, dicts: Box<[DictCode]>) -> CodeId {

@@ -9,6 +9,10 @@
 //! instances) refer to the same copy. The copy is an ordinary global, which a kernel may
 //! run.
 //!
+//! The methods of an instance with a context (`show` of `Show (List a) <= Show a`) take
+//! their context's dictionaries the same way; a method whose dictionary is built from
+//! instances alone (`show [1, 2]`) is copied for them too.
+//!
 //! Polymorphic recursion could ask for ever larger evidence (`f (x, x)` inside `f`), and
 //! every copy lowers a body again: evidence above `MAX_EVIDENCE_SIZE` nodes, and any copy
 //! beyond `MAX_COPIES` in a program, keep the dictionary-passing call.
@@ -25,23 +29,34 @@ const MAX_EVIDENCE_SIZE: usize = 16;
 /// Most copies in one program.
 const MAX_COPIES: usize = 512;
 
+/// What is copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Generic {
+    /// A top-level function (its global); the evidence is for its constraints.
+    Fn(u32),
+    /// Method `method` of instance `instance`; the evidence is for the instance's context,
+    /// then for the instance itself (the dictionary parameters of its methods).
+    Method { instance: u32, method: u32 },
+}
+
 /// The copies made so far, and those still to lower.
 #[derive(Default)]
 pub struct Specialisations {
-    by_key: HashMap<(u32, Vec<Evidence>), u32>,
-    /// Copies to lower: (the copy's global, the generic global, the evidence).
-    todo: Vec<(u32, u32, Vec<Evidence>)>,
+    by_key: HashMap<(Generic, Vec<Evidence>), u32>,
+    /// Copies to lower: (the copy's global, what it copies, the evidence).
+    todo: Vec<(u32, Generic, Vec<Evidence>)>,
 }
 
 impl Specialisations {
-    /// The copy of global `generic` for `evidence` (one piece per dictionary parameter),
-    /// declared in `program` the first time it is asked for; `None` where the evidence
-    /// needs a dictionary parameter, is unresolved or too large, or the program has
-    /// `MAX_COPIES` already.
+    /// The copy of `generic` for `evidence` (one piece per dictionary parameter), declared
+    /// in `program` as a global named `name` the first time it is asked for; `None` where
+    /// the evidence needs a dictionary parameter, is unresolved or too large, or the
+    /// program has `MAX_COPIES` already.
     pub fn copy(
         &mut self,
         program: &mut Program,
-        generic: u32,
+        generic: Generic,
+        name: Rc<str>,
         evidence: Vec<Evidence>,
     ) -> Option<u32> {
         let fits = |e: &Evidence| e.is_instances_only() && size(e) <= MAX_EVIDENCE_SIZE;
@@ -55,7 +70,6 @@ impl Specialisations {
         if self.by_key.len() >= MAX_COPIES {
             return None;
         }
-        let name: Rc<str> = program.globals.get(generic as usize)?.name.clone();
         let id = program.globals.len() as u32;
         program.globals.push(Global {
             name,
@@ -67,8 +81,8 @@ impl Specialisations {
         Some(id)
     }
 
-    /// The next copy to lower: its global, the generic global, the evidence.
-    pub fn take(&mut self) -> Option<(u32, u32, Vec<Evidence>)> {
+    /// The next copy to lower: its global, what it copies, the evidence.
+    pub fn take(&mut self) -> Option<(u32, Generic, Vec<Evidence>)> {
         self.todo.pop()
     }
 }

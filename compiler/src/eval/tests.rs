@@ -201,11 +201,22 @@ fn a_constrained_function_called_at_instances_runs_a_copy_made_for_them() {
         value(&code),
         "([1i32, 3i32, 5i32, 9i32], [\"apple\", \"pear\"], (1i32, 2i32), (\"a\", 2i32), 3.5f32, 6i64)"
     );
-    // The result calls copies without dictionary parameters (methods come from static
-    // dictionaries), and no copy takes one: their own
-    // calls (`insert` in `isort`, `smallest` in `both`) go to copies for the same instances.
+    // The result calls copies without dictionary parameters, and no copy takes one: their
+    // own calls (`insert` in `isort`, `smallest` in `both`) go to copies for the same
+    // instances.
+    assert!(globals_passing_no_dictionary(&code) >= 8);
+    // So they run as kernels, which give no call back.
+    let sort = format!("{RANGE}{GENERIC}isort (map (\\x -> (x * 7) % 11) (range 300))");
+    let (outcome, ran, give_ups) = kernel_run(&sort, Limits::default());
+    assert!(outcome.expect("sorted").starts_with("[0i32, 0i32"));
+    assert!(ran && give_ups == 0);
+}
+
+/// How many globals `code`'s result reaches, checking that none of them, and not the
+/// result, passes a dictionary (methods read from static dictionaries are no parameters).
+fn globals_passing_no_dictionary(code: &str) -> usize {
     let db = Database::new();
-    let file = db.add_file("main.rex", &code);
+    let file = db.add_file("main.rex", code);
     let prog = lower_file(&db, file).0;
     let mut todo = vec![prog.lambdas[prog.main.expect("a result") as usize].body];
     let mut seen = std::collections::HashSet::new();
@@ -216,7 +227,7 @@ fn a_constrained_function_called_at_instances_runs_a_copy_made_for_them() {
                 Code::Method { dict, .. } | Code::Literal { dict, .. } => passed(dict),
                 other => reads_a_dictionary(other),
             };
-            assert!(!dynamic, "{c:?}");
+            assert!(!dynamic, "{code}: {c:?}");
             if let Code::Global(g) | Code::CallGlobal { global: g, .. } = c {
                 if seen.insert(g) {
                     todo.push(prog.lambdas[prog.globals[g as usize].body as usize].body);
@@ -224,12 +235,31 @@ fn a_constrained_function_called_at_instances_runs_a_copy_made_for_them() {
             }
         }
     }
-    assert!(seen.len() >= 8, "{seen:?}");
-    // So they run as kernels, which give no call back.
-    let sort = format!("{RANGE}{GENERIC}isort (map (\\x -> (x * 7) % 11) (range 300))");
-    let (outcome, ran, give_ups) = kernel_run(&sort, Limits::default());
-    assert!(outcome.expect("sorted").starts_with("[0i32, 0i32"));
+    seen.len()
+}
+
+#[test]
+fn methods_of_instances_with_a_context_run_copies_at_instances() {
+    let size = "type Tree a = Leaf | Node (Tree a) a (Tree a)
+class Size a\n  size : a -> i32\ninstance Size i32\n  size = \\n -> n
+instance Size (Tree a) <= Size a
+  size = \\t ->
+    match t
+      when Leaf -> 0
+      when Node l x r -> size l + size x + size r
+fn build : i32 -> Tree i32 = \\n -> if n == 0 then Leaf else Node (build (n - 1)) n (build (n - 1))
+";
+    // `size` of trees calls itself and `size` of `i32` through its context's dictionary:
+    // the copy for `Tree i32` calls itself and the method of `i32`.
+    let code = format!("{size}size (build 10)");
+    assert!(globals_passing_no_dictionary(&code) >= 2);
+    let (outcome, ran, give_ups) = kernel_run(&code, Limits::default());
+    assert_eq!(outcome.as_deref(), Ok("2036i32"));
     assert!(ran && give_ups == 0);
+    // The prelude's instances with a context, at nested instances.
+    let prelude = "([1, 2] == [1, 2], [1, 2] == [1, 3], show [[true]], Some [3] == Some [3])";
+    assert_eq!(value(prelude), "(true, false, \"[[true]]\", true)");
+    globals_passing_no_dictionary(prelude);
 }
 
 #[test]
