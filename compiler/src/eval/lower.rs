@@ -135,8 +135,9 @@ pub struct Lowerer<'a> {
     supers_done: Vec<bool>,
     /// Constrained globals and methods copied for the instances their calls give them.
     specialisations: Specialisations,
-    /// The methods each instance defines, by (instance, method index).
-    defined: HashSet<(u32, u32)>,
+    /// The methods each instance defines: bit `m` for method index `m` (a class of more
+    /// than 64 methods has its others copied never).
+    defined: Vec<u64>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -175,7 +176,7 @@ impl<'a> Lowerer<'a> {
             demand: Demand::default(),
             supers_done: Vec::new(),
             specialisations: Specialisations::default(),
-            defined: HashSet::new(),
+            defined: Vec::new(),
         }
     }
 
@@ -297,6 +298,7 @@ impl<'a> Lowerer<'a> {
 
     fn declare_instances(&mut self, inputs: &[ItemInput<'_>], by_ref: &HashMap<ItemRef, usize>) {
         let env = self.env;
+        self.defined = vec![0; env.instances.len()];
         for (i, inst) in env.instances.iter().enumerate() {
             let class = env.classes.get(&inst.class);
             let nmethods = class.map(|c| c.methods.len()).unwrap_or(0);
@@ -322,7 +324,9 @@ impl<'a> Lowerer<'a> {
                 else {
                     continue;
                 };
-                self.defined.insert((i as u32, index as u32));
+                if let Some(bit) = 1u64.checked_shl(index as u32) {
+                    self.defined[i] |= bit;
+                }
                 if let ExprKind::Var(name) = &input.item.arena.expr(m.body).kind {
                     if let (true, Some(p)) = (input.prelude(), Prim::by_name(name)) {
                         self.native_methods.insert((i as u32, index as u32), p);
@@ -1181,7 +1185,8 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
         let Evidence::Instance { instance, args } = self.specialise(ev) else {
             return None;
         };
-        if args.is_empty() || !self.lw.defined.contains(&(instance, index)) {
+        let defined = self.lw.defined.get(instance as usize).copied().unwrap_or(0);
+        if args.is_empty() || defined & 1u64.checked_shl(index).unwrap_or(0) == 0 {
             return None;
         }
         let mut evidence = args.clone();
