@@ -124,8 +124,11 @@ pub struct Lowerer<'a> {
     globals: HashMap<ItemRef, u32>,
     /// The prelude's list constructors.
     pub list: super::natives::ListIds,
-    /// Instance method bodies that are a native (`+ = prim_add`), by (instance, method).
-    native_methods: HashMap<(u32, u32), Prim>,
+    /// The prelude's instance method bodies that are a native (`+ = prim_add`) or a
+    /// literal (`one = 1` of `i64`), as the value they are, by (instance, method): read
+    /// where the dictionary is static, a constant a kernel loads rather than a method only
+    /// the machine reads.
+    constant_methods: HashMap<(u32, u32), Value>,
     /// One shared string per field name, so that the machine finds a field by comparing
     /// pointers (`ir::field_index`).
     field_names: HashMap<String, Rc<str>>,
@@ -171,7 +174,7 @@ impl<'a> Lowerer<'a> {
             static_dicts: HashMap::new(),
             globals: HashMap::new(),
             list,
-            native_methods: HashMap::new(),
+            constant_methods: HashMap::new(),
             field_names: HashMap::new(),
             demand: Demand::default(),
             supers_done: Vec::new(),
@@ -311,7 +314,7 @@ impl<'a> Lowerer<'a> {
                 methods: vec![None; nmethods],
                 supers: vec![DictCode::Static(None); nsupers],
             });
-            // Methods that are natives resolve statically.
+            // Methods that are natives or literals resolve statically.
             let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
                 continue;
             };
@@ -327,10 +330,20 @@ impl<'a> Lowerer<'a> {
                 if let Some(bit) = 1u64.checked_shl(index as u32) {
                     self.defined[i] |= bit;
                 }
-                if let ExprKind::Var(name) = &input.item.arena.expr(m.body).kind {
-                    if let (true, Some(p)) = (input.prelude(), Prim::by_name(name)) {
-                        self.native_methods.insert((i as u32, index as u32), p);
+                match &input.item.arena.expr(m.body).kind {
+                    ExprKind::Var(name) => {
+                        if let (true, Some(p)) = (input.prelude(), Prim::by_name(name)) {
+                            let v = Value::Native(p.id());
+                            self.constant_methods.insert((i as u32, index as u32), v);
+                        }
                     }
+                    ExprKind::Lit(lit) if input.prelude() => {
+                        let head = self.program.instances[i].head.clone();
+                        if let Some(v) = head.and_then(|ty| literal_of(lit, &ty)) {
+                            self.constant_methods.insert((i as u32, index as u32), v);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -466,6 +479,20 @@ impl<'a> Lowerer<'a> {
         };
         self.static_dicts.insert(ev.clone(), d.clone());
         d
+    }
+}
+
+/// Literal `lit` as a value of the primitive type named `ty` (an instance's head); `None`
+/// where it is not one of that type.
+fn literal_of(lit: &Literal, ty: &str) -> Option<Value> {
+    match lit {
+        Literal::Int(s) | Literal::Float(s) if s.contains('_') => {
+            super::machine::literal_value(&s.replace('_', ""), ty).ok()
+        }
+        Literal::Int(s) | Literal::Float(s) => super::machine::literal_value(s, ty).ok(),
+        Literal::Str(s) if ty == "string" => Some(Value::str(s.as_str())),
+        Literal::Bool(b) if ty == "bool" => Some(Value::Bool(*b)),
+        _ => None,
     }
 }
 
@@ -1166,8 +1193,8 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
             }
             let dict = self.dict(&ev);
             if let DictCode::Static(Some(d)) = &dict {
-                if let Some(p) = self.lw.native_methods.get(&(d.instance, index)) {
-                    return self.add(Code::Const(Value::Native(p.id())));
+                if let Some(v) = self.lw.constant_methods.get(&(d.instance, index)) {
+                    return self.add(Code::Const(v.clone()));
                 }
             }
             return self.add(Code::Method {
@@ -1182,6 +1209,13 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     /// The copy of method `index` for evidence `ev` (`specialise`), where `ev` names an
     /// instance with a context that defines the method, and instances alone.
     fn method_copy(&mut self, ev: &Evidence, index: u32, name: &str) -> Option<u32> {
+        // (Most methods are read at an instance without a context: nothing to copy, and
+        // nothing to clone to find that out.)
+        if let Evidence::Instance { args, .. } = ev {
+            if args.is_empty() {
+                return None;
+            }
+        }
         let Evidence::Instance { instance, args } = self.specialise(ev) else {
             return None;
         };

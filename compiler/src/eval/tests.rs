@@ -239,6 +239,30 @@ fn globals_passing_no_dictionary(code: &str) -> usize {
 }
 
 #[test]
+fn the_preludes_literal_methods_are_constants_where_the_instance_is_known() {
+    // `one` of `i64` is the constant `1i64` in the copy of `fib` for `i64`: its kernel
+    // loads it (a method value only the machine reads would keep the copy from being a
+    // kernel).
+    let fib = "fn fib : a -> a where Ord a, Ring a = \\n -> \
+               if n < one + one then n else fib (n - one) + fib (n - one - one)\n";
+    for (call, expected) in [
+        ("fib (20 is i64)", "6765i64"),
+        ("fib (15 is i32)", "610i32"),
+    ] {
+        let code = format!("{fib}{call}");
+        globals_passing_no_dictionary(&code);
+        let (outcome, ran, give_ups) = kernel_run(&code, Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected));
+        assert!(ran && give_ups == 0, "{call}");
+    }
+    // At every type the prelude gives `zero` and `one` a literal.
+    assert_eq!(
+        value("(sum [\"a\", \"b\"], sum [1.5, 2.0] is f64, sum [] is i8, sum [] is u64, one is f32, one is u16)"),
+        "(\"ab\", 3.5f64, 0i8, 0u64, 1f32, 1u16)"
+    );
+}
+
+#[test]
 fn methods_of_instances_with_a_context_run_copies_at_instances() {
     let size = "type Tree a = Leaf | Node (Tree a) a (Tree a)
 class Size a\n  size : a -> i32\ninstance Size i32\n  size = \\n -> n
