@@ -4,6 +4,7 @@
 //! the dictionaries the checker's evidence names; unreadable or ill-typed nodes become
 //! indeterminate.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -315,10 +316,7 @@ impl<'a> Lowerer<'a> {
                 supers: vec![DictCode::Static(None); nsupers],
             });
             // Methods that are natives or literals resolve statically.
-            let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
-                continue;
-            };
-            let ItemKind::Instance(decl) = &input.item.kind else {
+            let Some((input, decl)) = instance_item(inst.origin, inputs, by_ref) else {
                 continue;
             };
             for m in &decl.methods {
@@ -399,10 +397,7 @@ impl<'a> Lowerer<'a> {
         }
         let env = self.env;
         let inst = &env.instances[i];
-        let Some(input) = by_ref.get(&inst.origin).map(|i| &inputs[*i]) else {
-            return;
-        };
-        let ItemKind::Instance(decl) = &input.item.kind else {
+        let Some((input, decl)) = instance_item(inst.origin, inputs, by_ref) else {
             return;
         };
         let Some(class) = env.classes.get(&inst.class) else {
@@ -438,15 +433,12 @@ impl<'a> Lowerer<'a> {
     ) {
         let env = self.env;
         let inst = &env.instances[instance as usize];
-        let input = by_ref.get(&inst.origin).map(|i| &inputs[*i]);
+        let item = instance_item(inst.origin, inputs, by_ref);
         let name = env
             .classes
             .get(&inst.class)
             .and_then(|c| c.methods.get(method as usize));
-        let (Some(input), Some(name)) = (input, name) else {
-            return;
-        };
-        let ItemKind::Instance(decl) = &input.item.kind else {
+        let (Some((input, decl)), Some(name)) = (item, name) else {
             return;
         };
         let Some(m) = decl.methods.iter().find(|m| *m.name.text == **name) else {
@@ -482,14 +474,34 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// Literal `lit` as a value of the primitive type named `ty` (an instance's head); `None`
-/// where it is not one of that type.
+/// The item and declaration of the instance declared at `origin`, where that item is
+/// among `inputs`.
+fn instance_item<'x, 't>(
+    origin: ItemRef,
+    inputs: &'x [ItemInput<'t>],
+    by_ref: &HashMap<ItemRef, usize>,
+) -> Option<(&'x ItemInput<'t>, &'x InstanceDecl)> {
+    let input = &inputs[*by_ref.get(&origin)?];
+    match &input.item.kind {
+        ItemKind::Instance(decl) => Some((input, decl)),
+        _ => None,
+    }
+}
+
+/// A numeric literal's digits, without the `_` separators.
+fn digits(s: &str) -> Cow<'_, str> {
+    if s.contains('_') {
+        Cow::Owned(s.replace('_', ""))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Literal `lit` as a value of the primitive type named `ty`; `None` where it is not
+/// one of that type.
 fn literal_of(lit: &Literal, ty: &str) -> Option<Value> {
     match lit {
-        Literal::Int(s) | Literal::Float(s) if s.contains('_') => {
-            super::machine::literal_value(&s.replace('_', ""), ty).ok()
-        }
-        Literal::Int(s) | Literal::Float(s) => super::machine::literal_value(s, ty).ok(),
+        Literal::Int(s) | Literal::Float(s) => super::machine::literal_value(&digits(s), ty).ok(),
         Literal::Str(s) if ty == "string" => Some(Value::str(s.as_str())),
         Literal::Bool(b) if ty == "bool" => Some(Value::Bool(*b)),
         _ => None,
@@ -1254,8 +1266,8 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
     }
 
     fn literal(&mut self, lit: &Literal, span: Span) -> CodeId {
-        let text: Rc<str> = match lit {
-            Literal::Int(s) | Literal::Float(s) => Rc::from(s.replace('_', "")),
+        let s = match lit {
+            Literal::Int(s) | Literal::Float(s) => s,
             Literal::Str(s) => return self.add(Code::Const(Value::str(s.as_str()))),
             Literal::Bool(b) => return self.add(Code::Const(Value::Bool(*b))),
         };
@@ -1272,12 +1284,13 @@ impl<'l, 'a, 'i, 't: 'i> ItemLowering<'l, 'a, 'i, 't> {
                     (None, true) => "f32",
                     (None, false) => "i32",
                 };
-                match super::machine::literal_value(&text, ty) {
-                    Ok(v) => self.add(Code::Const(v)),
-                    Err(_) => self.marked(span),
+                match literal_of(lit, ty) {
+                    Some(v) => self.add(Code::Const(v)),
+                    None => self.marked(span),
                 }
             }
             _ => {
+                let text: Rc<str> = Rc::from(&*digits(s));
                 let values = NUMERIC_TYPES
                     .iter()
                     .map(|ty| super::machine::literal_value(&text, ty).ok())
