@@ -24,7 +24,7 @@ use std::rc::Rc;
 
 use super::ir::{Code, Program};
 use super::kernel_clears::successors;
-use super::kernel_register::Register;
+use super::kernel_register::{Chain, Register};
 use super::natives::{ListIds, Prim};
 use super::value::{NodeKind, Value};
 use super::Fault;
@@ -178,6 +178,20 @@ pub(super) enum Ins {
         n: u8,
         token: Reg,
         clear: Regs,
+    },
+    /// `NodeIn` (`Node` where `fresh`, no `token`) of a node whose part `hole` is the
+    /// result of the call that follows in tail position, which the node is returned
+    /// with (`Cons x (merge xt ys)`: `kernel_chain`). The node is built with that part
+    /// empty (register `base + hole` is not read) and linked into the frame's `Chain`:
+    /// the frame returns its first node, and the frame's result fills the last one's
+    /// hole. A level of recursion, as the call it replaces.
+    Link {
+        kind: NodeKind,
+        base: Reg,
+        n: u8,
+        token: Reg,
+        hole: u8,
+        fresh: bool,
     },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
     /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
@@ -612,13 +626,21 @@ impl Kernels {
         budget: &mut u32,
         check: &mut dyn FnMut(&mut u32) -> Result<(), Fault>,
     ) -> Result<R, Stop> {
-        /// A caller waiting for a result: where it goes on, its frame, and the register.
+        /// A caller waiting for a result: where it goes on, its frame (and, in bit
+        /// `CHAINED`, whether it had linked nodes: its `Chain`, kept on `chains`
+        /// meanwhile), and the register.
         struct Frame {
             ip: *const Ins,
             bp: u32,
             dst: Reg,
         }
+        const CHAINED: u32 = 1 << 31;
         let mut frames: Vec<Frame> = Vec::new();
+        // The running frame's linked nodes (`Ins::Link`), its callers' that have some,
+        // and how many nodes all of them hold (each a level of recursion).
+        let mut chain: Chain<R> = Chain::default();
+        let mut chains: Vec<Chain<R>> = Vec::new();
+        let mut linked = 0usize;
         // The code is read through a pointer (`ip`): `closed` checked when the kernels
         // were compiled that every entry and jump lands inside it and that no instruction
         // runs past its end, so no bound is checked at each dispatch.
@@ -635,18 +657,37 @@ impl Kernels {
             Ok(())
         };
         tick(budget)?;
+        // How deep the recursion is: the frames waiting for a result, and the nodes
+        // linked (each a level the machine would recurse by).
+        macro_rules! depth {
+            () => {
+                frames.len() + if R::LINKS { linked } else { 0 }
+            };
+        }
         // Returns value `v` from the running frame, whose registers `clear` (those that
-        // may still hold a reference) are emptied; the caller goes on with `v` in its
-        // register (or the run ends with it).
+        // may still hold a reference) are emptied (where the frame linked nodes, `v` fills
+        // the last one's hole and the first is returned); the caller goes on with it in
+        // its register (or the run ends with it).
         macro_rules! ret {
             ($f:ident, $v:expr, $clear:expr) => {{
-                let v = $v;
+                let mut v = $v;
                 R::clear_regs($f, $clear);
+                if R::LINKS && !chain.is_empty() {
+                    linked -= chain.len();
+                    v = R::close(&mut chain, v);
+                }
                 let Some(caller) = frames.pop() else {
                     return Ok(v);
                 };
+                let mut caller_bp = caller.bp;
+                if R::LINKS && caller_bp & CHAINED != 0 {
+                    caller_bp &= !CHAINED;
+                    if let Some(c) = chains.pop() {
+                        chain = c;
+                    }
+                }
                 ip = caller.ip;
-                bp = caller.bp as usize;
+                bp = caller_bp as usize;
                 // The caller's frame is below this one: its registers exist.
                 regs[bp + caller.dst as usize].set(v);
                 break;
@@ -658,9 +699,14 @@ impl Kernels {
         macro_rules! enter {
             ($entry:expr, $dst:expr, $base:expr) => {{
                 tick(budget)?;
+                let mut caller_bp = bp as u32;
+                if R::LINKS && !chain.is_empty() {
+                    chains.push(std::mem::take(&mut chain));
+                    caller_bp |= CHAINED;
+                }
                 frames.push(Frame {
                     ip,
-                    bp: bp as u32,
+                    bp: caller_bp,
                     dst: $dst,
                 });
                 bp += $base as usize;
@@ -673,6 +719,10 @@ impl Kernels {
             // with no bounds to check); the stack always reaches past its end.
             let end = bp + MAX_REGS;
             if regs.len() < end {
+                // (A frame's start is kept below bit `CHAINED`.)
+                if end >= CHAINED as usize {
+                    return Err(Stop::GiveUp);
+                }
                 grow(regs, end);
             }
             let f: &mut [R; MAX_REGS] =
@@ -772,6 +822,26 @@ impl Kernels {
                         token,
                         clear,
                     } => ret!(f, node_in(f, kind, base, n, token)?, clear),
+                    Ins::Link {
+                        kind,
+                        base,
+                        n,
+                        token,
+                        hole,
+                        fresh,
+                    } => {
+                        if !R::LINKS || depth!() >= max_depth {
+                            return Err(Stop::GiveUp);
+                        }
+                        let token = if fresh {
+                            R::default()
+                        } else {
+                            f[token as usize].take()
+                        };
+                        let parts = &mut f[base as usize..base as usize + n as usize];
+                        R::link(&mut chain, kind, parts, hole, token).or_give_up()?;
+                        linked += 1;
+                    }
                     Ins::Unpack { src, to, n, keep } => {
                         R::unpack(f, src, to, n, keep).or_give_up()?;
                     }
@@ -815,7 +885,7 @@ impl Kernels {
                     Ins::Call {
                         entry, dst, base, ..
                     } => {
-                        if frames.len() >= max_depth {
+                        if depth!() >= max_depth {
                             return Err(Stop::GiveUp);
                         }
                         enter!(entry, dst, base);
@@ -826,7 +896,7 @@ impl Kernels {
                         base,
                         n,
                     } => {
-                        if !R::FUNCTIONS || frames.len() >= max_depth {
+                        if !R::FUNCTIONS || depth!() >= max_depth {
                             return Err(Stop::GiveUp);
                         }
                         let entry = self.enter_value(f, fr, base, n).or_give_up()?;

@@ -344,6 +344,21 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             s.remove(token as usize);
             s.add(dst as usize);
         }
+        Ins::Link {
+            base,
+            n,
+            token,
+            hole,
+            fresh,
+            ..
+        } => {
+            for r in (0..n).filter(|r| *r != hole) {
+                s.remove(base as usize + r as usize);
+            }
+            if !fresh {
+                s.remove(token as usize);
+            }
+        }
         Ins::Unpack { src, to, n, keep } => {
             s.remove(src as usize);
             for r in to.into_iter().take(n as usize) {

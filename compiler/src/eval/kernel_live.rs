@@ -119,6 +119,20 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             f(run(base, *n as usize, true, true));
             f(Both(token));
         }
+        Ins::Link {
+            base,
+            n,
+            token,
+            fresh,
+            ..
+        } => {
+            // (Read as a whole, the hole's register too: a link is made once the frames
+            // are laid out, after the passes that rename registers.)
+            f(run(base, *n as usize, true, true));
+            if !*fresh {
+                f(Both(token));
+            }
+        }
         Ins::Unpack { src, to, n, .. } => {
             let was = *src;
             f(Both(src));

@@ -147,6 +147,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         | Ins::NodeIn { .. }
         | Ins::NodeRet { .. }
         | Ins::NodeInRet { .. }
+        | Ins::Link { .. }
         | Ins::Unpack { .. }
         | Ins::Spare { .. }
         | Ins::Clear { .. }

@@ -17,6 +17,9 @@ pub(super) trait Register: Clone + Default {
     /// Whether it may hold a function value (`Ins::Apply`, which no kernel on scalars
     /// runs, compiles to nothing for a kind that does not).
     const FUNCTIONS: bool;
+    /// Whether it may hold a node a frame links (`Ins::Link`, which no kernel on scalars
+    /// runs: their returns and calls do not look at the chain).
+    const LINKS: bool;
     /// `v` in a register, if this kind holds it.
     fn of(v: &Value) -> Option<Self>;
     fn value(self) -> Value;
@@ -51,6 +54,19 @@ pub(super) trait Register: Clone + Default {
     /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
     /// many parts that nothing else holds.
     fn node_in(kind: NodeKind, parts: &mut [Self], token: Self) -> Option<Self>;
+    /// `Ins::Link`: the node `node_in` builds of `parts` in `token`'s memory, but part
+    /// `hole` (left empty, its register as it was), linked into `chain` (`None`: the
+    /// kernel gives up).
+    fn link(
+        chain: &mut Chain<Self>,
+        kind: NodeKind,
+        parts: &mut [Self],
+        hole: u8,
+        token: Self,
+    ) -> Option<()>;
+    /// The first node of `chain` (not empty), once `v` fills the last one's hole; `chain`
+    /// is emptied.
+    fn close(chain: &mut Chain<Self>, v: Self) -> Self;
     /// `Ins::Unpack` on frame `f`: part `i` of the `n` of the node in register `src` to
     /// register `to[i]` (released where it is `src`), moved out where nothing else holds
     /// the node and copied otherwise; `src` keeps the emptied node where `keep` asks for
@@ -100,6 +116,7 @@ pub(super) trait Register: Clone + Default {
 
 impl Register for Value {
     const FUNCTIONS: bool = true;
+    const LINKS: bool = true;
 
     /// A copy of `v`, unless it is indeterminate (a kernel takes no such argument).
     #[inline(always)]
@@ -243,6 +260,32 @@ impl Register for Value {
             }
         }
         <Value as Register>::node(kind, parts)
+    }
+
+    #[inline(always)]
+    fn link(
+        chain: &mut Chain<Value>,
+        kind: NodeKind,
+        parts: &mut [Value],
+        hole: u8,
+        token: Value,
+    ) -> Option<()> {
+        let hole = hole as usize;
+        let kept = std::mem::take(parts.get_mut(hole)?);
+        let built = <Value as Register>::node_in(kind, parts, token);
+        parts[hole] = kept;
+        let mut node = built?;
+        let Value::Node(rc) = &mut node else {
+            return None;
+        };
+        let slot: *mut Value = Rc::get_mut(rc)?.fields.get_mut(hole)?;
+        chain.push(node, slot);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn close(chain: &mut Chain<Value>, v: Value) -> Value {
+        chain.close(v)
     }
 
     #[inline(always)]
@@ -411,6 +454,7 @@ impl Default for Scalar {
 
 impl Register for Scalar {
     const FUNCTIONS: bool = false;
+    const LINKS: bool = false;
 
     #[inline(always)]
     fn of(v: &Value) -> Option<Scalar> {
@@ -513,6 +557,14 @@ impl Register for Scalar {
         None
     }
 
+    fn link(_: &mut Chain<Scalar>, _: NodeKind, _: &mut [Scalar], _: u8, _: Scalar) -> Option<()> {
+        None
+    }
+
+    fn close(chain: &mut Chain<Scalar>, v: Scalar) -> Scalar {
+        chain.close(v)
+    }
+
     fn unpack(
         _: &mut [Scalar; MAX_REGS],
         _: Reg,
@@ -607,5 +659,66 @@ fn put(f: &mut [Value; MAX_REGS], src: Reg, r: Reg, v: Value) {
         v.release();
     } else {
         f[r as usize].set(v);
+    }
+}
+
+/// The nodes a frame built around the result it has yet to compute (`Ins::Link`), each
+/// in the hole of the one before: the first, which the frame returns once its result
+/// fills the last one's hole (`hole`, null where there are none).
+pub(super) struct Chain<R> {
+    head: R,
+    hole: *mut R,
+    len: usize,
+}
+
+impl<R: Default> Default for Chain<R> {
+    fn default() -> Chain<R> {
+        Chain {
+            head: R::default(),
+            hole: std::ptr::null_mut(),
+            len: 0,
+        }
+    }
+}
+
+impl<R: Default> Chain<R> {
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.hole.is_null()
+    }
+
+    /// How many nodes it holds.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Links `node` (a node no one else holds, kept in the chain from now on) into the
+    /// hole of the last node, or as the first; `hole` points to the part of `node` its
+    /// result goes to, which holds an empty value.
+    #[inline(always)]
+    fn push(&mut self, node: R, hole: *mut R) {
+        if self.hole.is_null() {
+            self.head = node;
+        } else {
+            // SAFETY: `self.hole` points into the last node linked, which the chain holds
+            // alone (no register or other node refers to it) and keeps alive; the empty
+            // value there needs no drop.
+            unsafe { self.hole.write(node) };
+        }
+        self.hole = hole;
+        self.len += 1;
+    }
+
+    /// The first node, once `v` fills the last one's hole (the chain is not empty); the
+    /// chain is empty again.
+    #[inline(always)]
+    fn close(&mut self, v: R) -> R {
+        debug_assert!(!self.hole.is_null());
+        // SAFETY: as in `push`.
+        unsafe { self.hole.write(v) };
+        self.hole = std::ptr::null_mut();
+        self.len = 0;
+        std::mem::take(&mut self.head)
     }
 }

@@ -7,6 +7,7 @@ pub mod demand;
 pub mod dicts;
 pub mod ir;
 pub mod kernel;
+mod kernel_chain;
 mod kernel_clears;
 mod kernel_coalesce;
 mod kernel_compile;

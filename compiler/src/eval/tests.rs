@@ -1160,6 +1160,79 @@ fn kernels_keep_the_stack_limit_and_the_gas() {
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 100_000 }));
 }
 
+/// How many `Ins::Link`s the kernels of `code` have (calls into the node returned).
+fn links_in(code: &str) -> usize {
+    let db = Database::new();
+    let file = db.add_file("main.rex", code);
+    let (program, _) = lower_file(&db, file);
+    let kernels = super::kernel::Kernels::compile(&program);
+    kernels
+        .code
+        .iter()
+        .filter(|i| matches!(i, super::kernel::Ins::Link { .. }))
+        .count()
+}
+
+/// A call whose result is a part of the node its frame returns (`Cons x (merge xt ys)`,
+/// a tree's `Node k (insert x l) r`, `Cons (f x) (my_map f rest)`) runs as a tail call
+/// that fills the node's hole: the machine's values, holes, errors, gas and stack limit.
+#[test]
+fn calls_into_the_node_returned_fill_it_and_keep_values_errors_and_limits() {
+    let upto =
+        "fn upto : i32 -> List i32 = \\n -> if n == 0 then Empty else Cons n (upto (n - 1))\n";
+    let my_map = "fn my_map : (i32 -> i32) -> List i32 -> List i32 = \\f xs -> match xs when Empty -> Empty when Cons x rest -> Cons (f x) (my_map f rest)\n";
+    let tree = "type Tree = Leaf | Node i32 Tree Tree\nfn insert : i32 -> Tree -> Tree = \\k t -> match t when Leaf -> Node k Leaf Leaf when Node k2 l r -> if k < k2 then Node k2 (insert k l) r else if k2 < k then Node k2 l (insert k r) else t\nfn build : i32 -> Tree -> Tree = \\n t -> if n == 0 then t else build (n - 1) (insert ((n * 7) % 11) t)\nfn keys : Tree -> List i32 -> List i32 = \\t acc -> match t when Leaf -> acc when Node k l r -> keys l (Cons k (keys r acc))\n";
+    let pairs = "fn pairs : List i32 -> List i32 -> List (i32, i32) = \\xs ys -> match (xs, ys) when (Cons x xt, Cons y yt) -> Cons (x, y) (pairs xt yt) when _ -> Empty\n";
+    let program = format!("{MERGE}{upto}{my_map}{tree}{pairs}");
+    // merge (both arms), upto, my_map, insert (both arms), pairs; not keys, whose call
+    // builds an argument.
+    assert_eq!(links_in(&program), 7);
+    let cases = [
+        (
+            "merge [1, 4, 6] [2, 3, 7, 9]",
+            "[1i32, 2i32, 3i32, 4i32, 6i32, 7i32, 9i32]",
+        ),
+        (
+            "my_map (\\x -> x * 3) (upto 4)",
+            "[12i32, 9i32, 6i32, 3i32]",
+        ),
+        (
+            "keys (build 10 Leaf) []",
+            "[1i32, 2i32, 3i32, 4i32, 5i32, 6i32, 7i32, 8i32, 9i32, 10i32]",
+        ),
+        ("pairs [1, 2, 3] (upto 2)", "[(1i32, 2i32), (2i32, 1i32)]"),
+        ("count (upto 100000)", "100000i32"),
+    ];
+    assert_kernel_values(&program, 7, &cases);
+    // A hole in the list: the call goes back to the machine, which keeps it.
+    let (outcome, _) = kernel_outcome(
+        &format!("{program}my_map (\\x -> x + 1) [1, ?h, 3]"),
+        Limits::default(),
+    );
+    assert!(outcome.expect("runs").contains("?h"));
+    // An error met after nodes were linked: the machine's.
+    let divide = "fn divide : i32 -> List i32 = \\n -> if n == 0 then Cons (10 % n) Empty else Cons n (divide (n - 1))\ndivide 50";
+    let (outcome, _) = kernel_outcome(divide, Limits::default());
+    assert!(
+        matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("division by zero")),
+        "{outcome:?}"
+    );
+    // Each node linked is a level of recursion: beyond the stack limit, the machine's
+    // error; and the gas runs out as it does in the machine.
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&format!("{program}count (upto 100000)"), small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    let gas = Limits {
+        gas: Some(50_000),
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&format!("{program}count (upto 100000)"), gas);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 50_000 }));
+}
+
 #[test]
 fn holes_and_other_values_go_to_the_machine() {
     // A hole as the argument: the machine's indeterminate result.
