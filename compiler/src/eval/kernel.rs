@@ -86,11 +86,14 @@ pub(super) enum Ins {
         a: Reg,
         k: i32,
     },
-    /// A native on one register (`natives::unary`).
+    /// A native on one register (`natives::unary`); moved out where `take` (a
+    /// temporary's or a variable's last read, of `reverse`: a list nothing else holds is
+    /// turned around in place, `natives::unary_owned`).
     Un {
         p: Prim,
         dst: Reg,
         a: Reg,
+        take: bool,
     },
     /// Jumps when register `r` holds `when` (gives up unless it is a boolean).
     JumpIf {
@@ -755,8 +758,12 @@ impl Kernels {
                         let v = R::binary_k(p, &f[a as usize], k)?;
                         f[dst as usize].set(v);
                     }
-                    Ins::Un { p, dst, a } => {
-                        let v = R::unary(p, &f[a as usize], env.list)?;
+                    Ins::Un { p, dst, a, take } => {
+                        let v = if take {
+                            R::unary_owned(p, f[a as usize].take(), env.list)?
+                        } else {
+                            R::unary(p, &f[a as usize], env.list)?
+                        };
                         f[dst as usize].set(v);
                     }
                     Ins::JumpIf { r, when, to } => {

@@ -316,7 +316,10 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
         Ins::BinK { p, dst, a, .. } => binary(&mut s, p, Some(dst), a, None),
         Ins::JumpUnlessBin { p, a, b, .. } => binary(&mut s, p, None, a, Some(b)),
         Ins::JumpUnlessBinK { p, a, .. } => binary(&mut s, p, None, a, None),
-        Ins::Un { p, dst, a } => {
+        Ins::Un { p, dst, a, take } => {
+            if take {
+                s.remove(a as usize);
+            }
             if p == Prim::Neg {
                 s.remove(a as usize);
                 s.remove(dst as usize);

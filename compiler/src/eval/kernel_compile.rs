@@ -439,8 +439,14 @@ impl Compile<'_> {
             }
             Code::Prim1(p, a) if !p.calls_back() && p.arity() == 1 => {
                 let p = *p;
+                // (`reverse` of a list the frame gives up turns it around in place.)
+                let take = p == Prim::ListReverse
+                    && !matches!(
+                        self.prog.code[*a as usize],
+                        Code::Local(_) | Code::Capture(_)
+                    );
                 let a = self.operand(*a)?;
-                self.emit(Ins::Un { p, dst, a });
+                self.emit(Ins::Un { p, dst, a, take });
             }
             Code::Prim2(p, a, b) if !p.calls_back() && p.arity() == 2 => {
                 let p = *p;

@@ -79,8 +79,20 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             f(Read(b));
             f(Write(dst));
         }
-        Ins::BinK { dst, a, .. } | Ins::Un { dst, a, .. } => {
+        Ins::BinK { dst, a, .. }
+        | Ins::Un {
+            dst,
+            a,
+            take: false,
+            ..
+        } => {
             f(Read(a));
+            f(Write(dst));
+        }
+        Ins::Un {
+            dst, a, take: true, ..
+        } => {
+            f(Both(a));
             f(Write(dst));
         }
         Ins::JumpIf { r, .. }

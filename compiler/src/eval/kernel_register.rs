@@ -38,6 +38,11 @@ pub(super) trait Register: Clone + Default {
         Self::binary(p, a, b)?.truth().or_give_up()
     }
     fn unary(p: Prim, a: &Self, list: ListIds) -> Result<Self, Stop>;
+    /// `unary` of an operand given up (`natives::unary_owned`).
+    #[inline(always)]
+    fn unary_owned(p: Prim, a: Self, list: ListIds) -> Result<Self, Stop> {
+        Self::unary(p, &a, list)
+    }
     /// The boolean held.
     fn truth(&self) -> Option<bool>;
     /// Whether it holds literal `v` (`None`: a value of another type).
@@ -188,6 +193,11 @@ impl Register for Value {
     #[inline(always)]
     fn unary(p: Prim, a: &Value, list: ListIds) -> Result<Value, Stop> {
         decided(natives::unary(p, a, list))
+    }
+
+    #[inline(always)]
+    fn unary_owned(p: Prim, a: Value, list: ListIds) -> Result<Value, Stop> {
+        decided(natives::unary_owned(p, a, list))
     }
 
     #[inline(always)]

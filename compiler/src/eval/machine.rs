@@ -329,7 +329,7 @@ impl<'p> Machine<'p> {
                 }
                 K::Prim1(p) => {
                     let a = self.pop();
-                    let v = natives::unary(p, &a, self.list)?;
+                    let v = natives::unary_owned(p, a, self.list)?;
                     self.vals.push(v);
                 }
                 K::Prim2(p) => {
@@ -1090,9 +1090,11 @@ impl<'p> Machine<'p> {
                         next => next,
                     }
                 }
-                Code::Prim1(p, a) => match self.quick_op(prog, *a) {
+                // (A variable's last read moved out: `reverse` turns a list nothing else
+                // holds around in place.)
+                Code::Prim1(p, a) => match self.quick_item(prog, *a) {
                     Some(v) => {
-                        let v = natives::unary(*p, &v?, self.list)?;
+                        let v = natives::unary_owned(*p, v?, self.list)?;
                         self.vals.push(v);
                         Flow::Done
                     }
@@ -1626,7 +1628,9 @@ impl<'p> Machine<'p> {
                 }
                 if n == p.arity() as usize {
                     let v = match n {
-                        1 => natives::unary(p, &self.vals[base + 1], list)?,
+                        1 => {
+                            natives::unary_owned(p, std::mem::take(&mut self.vals[base + 1]), list)?
+                        }
                         _ => natives::binary(p, &self.vals[base + 1], &self.vals[base + 2])?,
                     };
                     truncate(&mut self.vals, base);

@@ -541,10 +541,47 @@ fn array_from_list(list: &Value, ids: ListIds) -> Result<Value, Fault> {
     Ok(Node::value(NodeKind::Array, out))
 }
 
+/// `unary` on an operand the caller gives up: `reverse` of a list nothing else holds
+/// turns its cells around in place (`list_reverse_owned`), the rest as `unary` computes.
+pub fn unary_owned(op: Prim, a: Value, list: ListIds) -> Result<Value, Fault> {
+    if op == Prim::ListReverse {
+        return list_reverse_owned(a, list);
+    }
+    unary(op, &a, list)
+}
+
+/// `list_reverse` of a list given up by its holder: the cells nothing else holds (from
+/// the first on, until one that is shared) are turned around in place, each pointed at
+/// the cells before it, and the shared rest copied as `list_reverse` does. The same
+/// value, without building a new list and freeing the old one (the prelude's `zip`,
+/// `take`, `filter_map` and `map`'s fold end with a `reverse` of the list they built).
+fn list_reverse_owned(xs: Value, ids: ListIds) -> Result<Value, Fault> {
+    let mut out = Value::Tag(ids.empty);
+    let mut cur = xs;
+    loop {
+        let mut rc = match cur {
+            Value::Node(rc) if matches!(rc.kind, NodeKind::Data(c) if c == ids.cons) => rc,
+            // The end, an indeterminate tail or something else: as `list_reverse`.
+            other => return list_reverse_onto(&other, out, ids),
+        };
+        match Rc::get_mut(&mut rc).map(|n| &mut n.fields[..]) {
+            Some([_, rest]) => {
+                cur = std::mem::replace(rest, out);
+                out = Value::Node(rc);
+            }
+            _ => return list_reverse_onto(&Value::Node(rc), out, ids),
+        }
+    }
+}
+
 /// As the prelude's `foldl (\out x -> Cons x out) Empty xs` gives it: where the list
 /// ends in an indeterminate tail, the result is that fold's stuck `match` on the tail.
 fn list_reverse(xs: &Value, ids: ListIds) -> Result<Value, Fault> {
-    let mut out = Value::Tag(ids.empty);
+    list_reverse_onto(xs, Value::Tag(ids.empty), ids)
+}
+
+/// `list_reverse` of `xs` in front of `out` (the cells before it, reversed already).
+fn list_reverse_onto(xs: &Value, mut out: Value, ids: ListIds) -> Result<Value, Fault> {
     let mut cur = xs;
     loop {
         match cur {

@@ -1233,6 +1233,31 @@ fn calls_into_the_node_returned_fill_it_and_keep_values_errors_and_limits() {
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 50_000 }));
 }
 
+/// The prelude's `zip`, `take`, `filter_map`, `foldr` and `unzip` end with a `reverse`
+/// of a list: one only they hold is turned around in place, one held elsewhere too (a
+/// variable read again, an argument) is copied and stays as it was.
+#[test]
+fn reverse_turns_lists_nothing_else_holds_around_and_leaves_shared_ones() {
+    let program = format!(
+        "{RANGE}let xs = range 4, z = zip xs (range 3), t = take 2 xs, \
+         f = filter_map (\\x -> if x > 2 then Some (x * 10) else None) xs, \
+         r = foldr (\\x acc -> Cons x acc) Empty xs, u = unzip z in (xs, z, t, f, r, u, xs)"
+    );
+    let (outcome, _) = kernel_outcome(&program, Limits::default());
+    let list = "[1i32, 2i32, 3i32, 4i32]";
+    assert_eq!(
+        outcome.as_deref(),
+        Ok(format!(
+            "({list}, [(1i32, 1i32), (2i32, 2i32), (3i32, 3i32)], [1i32, 2i32], [30i32, 40i32], \
+             {list}, ([1i32, 2i32, 3i32], [1i32, 2i32, 3i32]), {list})"
+        )
+        .as_str())
+    );
+    // A hole in the list reversed: the machine's stuck value, as before.
+    let (outcome, _) = kernel_outcome("zip [1, 2] (Cons 3 ?t)", Limits::default());
+    assert!(outcome.expect("runs").contains("?t"));
+}
+
 #[test]
 fn holes_and_other_values_go_to_the_machine() {
     // A hole as the argument: the machine's indeterminate result.
