@@ -10,18 +10,21 @@
 //! (destination-passing style, "tail recursion modulo cons"). The frame returns the
 //! chain's first node. Each link still counts as a level of recursion against the
 //! kernel's bound on depth (`Kernels::max_depth`), and the tail call counts its step: a
-//! run gives up, counts steps and returns values as before.
+//! run gives up, counts steps and returns values as before. An argument that is the
+//! frame's own parameter passed on (`ys` in `merge xt ys`) stays in its register, as a
+//! tail call of the compiler's own keeps it (`keep_in_place`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs};
-use super::kernel_peephole::target;
+use super::kernel_live::{operands, Operand};
+use super::kernel_peephole::{compact, target};
 
 /// Rewrites each call whose result is a part of the node returned right after it (but
 /// for moves between them that the call does not disturb) into `Ins::Link` and a tail
 /// call. Run once the frames are laid out (`kernel_frames`), before the clears are placed
 /// (`kernel_clears`, which sets the tail call's).
-pub(super) fn link_calls(code: &mut [Ins], kernels: &[Kernel]) {
+pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     let mut landed = vec![false; code.len() + 1];
-    for k in kernels {
+    for k in kernels.iter() {
         landed[k.entry as usize] = true;
     }
     for ins in code.iter_mut() {
@@ -29,6 +32,7 @@ pub(super) fn link_calls(code: &mut [Ins], kernels: &[Kernel]) {
             landed[*to as usize] = true;
         }
     }
+    let mut tails = Vec::new();
     for i in 0..code.len() {
         let Ins::Call {
             kernel, dst, base, ..
@@ -88,7 +92,75 @@ pub(super) fn link_calls(code: &mut [Ins], kernels: &[Kernel]) {
             keep: 0,
             clear: Regs::NONE,
         };
+        tails.push(j);
     }
+    // The arguments laid out for the call that are the frame's own parameters, passed on
+    // unchanged (`ys` in `merge xt ys`), stay where they are.
+    let mut dead = vec![false; code.len()];
+    for t in tails {
+        keep_in_place(code, kernels, &landed, t, &mut dead);
+    }
+    compact(code, kernels, &dead);
+}
+
+/// Sets the `keep` bit of each parameter `k` of the tail call at `t` whose argument a
+/// `Take` from register `k` moved into place before it, where nothing between them
+/// (straight code no jump enters or leaves) names either register: the move goes
+/// (`dead`), and the parameter keeps its value.
+fn keep_in_place(
+    code: &mut [Ins],
+    kernels: &[Kernel],
+    landed: &[bool],
+    t: usize,
+    dead: &mut [bool],
+) {
+    let Ins::TailCall {
+        kernel, base, n, ..
+    } = code[t]
+    else {
+        return;
+    };
+    let params = n
+        .min(8)
+        .min(u8::try_from(kernels[kernel as usize].arity).unwrap_or(8));
+    for k in 0..params {
+        let (own, arg) = (k as usize, base as usize + k as usize);
+        let mut i = t;
+        while i > 0 && !landed[i] {
+            i -= 1;
+            if dead[i] {
+                continue;
+            }
+            let mut ins = code[i];
+            if let Ins::Take { dst, src } = ins {
+                if dst as usize == arg && src as usize == own {
+                    dead[i] = true;
+                    if let Ins::TailCall { keep, .. } = &mut code[t] {
+                        *keep |= 1 << k;
+                    }
+                    break;
+                }
+            }
+            if target(&mut ins).is_some() || names(&mut ins, kernels, own, arg) {
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `ins` reads or writes register `a` or `b`.
+fn names(ins: &mut Ins, kernels: &[Kernel], a: usize, b: usize) -> bool {
+    let mut hit = false;
+    operands(ins, kernels, |o| {
+        hit |= match o {
+            Operand::Read(r) | Operand::Write(r) | Operand::Both(r) => {
+                let r = *r as usize;
+                r == a || r == b
+            }
+            Operand::Run { from, to, .. } => (from..to).contains(&a) || (from..to).contains(&b),
+        };
+    });
+    hit
 }
 
 /// Whether `ins`, after a call whose frame starts at `base` (its arguments in `args`) and
@@ -106,14 +178,14 @@ fn movable(ins: Ins, args: &std::ops::Range<usize>, base: Reg, dst: Reg) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{call, cons_in_ret, kernel, shown};
+    use crate::eval::kernel::testing::{call, cons_in_ret, kernel, ret, shown};
 
     #[test]
     fn a_call_into_the_cell_returned_becomes_a_link_and_a_tail_call() {
         // `Cons x (go xt)`: x in register 2, the call's frame from 4, its result to 3, the
         // cell built in the memory register 0 keeps.
         let mut code = vec![call(0, 3, 4), cons_in_ret(2, 0)];
-        link_calls(&mut code, &[kernel(1, 0, 0)]);
+        link_calls(&mut code, &mut [kernel(1, 0, 0)]);
         assert_eq!(
             shown(&code),
             [
@@ -121,6 +193,36 @@ mod tests {
                 "TailCall { kernel: 0, entry: 0, base: 4, n: 1, keep: 0, clear: Regs { from: 0, n: 0 } }",
             ]
         );
+    }
+
+    #[test]
+    fn a_parameter_passed_on_unchanged_keeps_its_value_in_place() {
+        // `merge xt ys`: `ys` (register 1) moved to the call's second argument.
+        let take = Ins::Take { dst: 5, src: 1 };
+        let mut code = vec![take, call(0, 3, 4), cons_in_ret(2, 0)];
+        let mut kernels = [kernel(2, 0, 0)];
+        link_calls(&mut code, &mut kernels);
+        assert_eq!(
+            shown(&code),
+            [
+                "Link { kind: Data(1), base: 2, n: 2, token: 0, hole: 1, fresh: false }",
+                "TailCall { kernel: 0, entry: 0, base: 4, n: 2, keep: 2, clear: Regs { from: 0, n: 0 } }",
+            ]
+        );
+        // Not where something between writes the parameter, or jumps.
+        let writes = Ins::Const { dst: 1, k: 0 };
+        let jumps = Ins::JumpUnlessCtor {
+            r: 0,
+            bare: true,
+            ctor: 0,
+            to: 4,
+        };
+        for between in [writes, jumps] {
+            let mut code = vec![take, between, call(0, 3, 4), cons_in_ret(2, 0), ret(0)];
+            link_calls(&mut code, &mut [kernel(2, 0, 0)]);
+            assert_eq!(shown(&code)[0], format!("{take:?}"));
+            assert!(shown(&code)[3].contains("keep: 0"), "{:?}", shown(&code));
+        }
     }
 
     #[test]
@@ -134,7 +236,7 @@ mod tests {
             clear: Regs::NONE,
         };
         let mut code = vec![call(0, 4, 6), Ins::Take { dst: 5, src: 1 }, node(0)];
-        link_calls(&mut code, &[kernel(2, 0, 0)]);
+        link_calls(&mut code, &mut [kernel(2, 0, 0)]);
         assert_eq!(
             shown(&code)[..2],
             [
@@ -157,7 +259,7 @@ mod tests {
         ];
         for mut code in keeps {
             let before = shown(&code);
-            link_calls(&mut code, &[kernel(2, 0, 0)]);
+            link_calls(&mut code, &mut [kernel(2, 0, 0)]);
             assert_eq!(shown(&code), before);
         }
     }

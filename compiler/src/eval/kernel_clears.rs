@@ -472,6 +472,7 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
                 kernel,
                 base,
                 n,
+                keep,
                 clear,
                 ..
             } => {
@@ -481,7 +482,10 @@ pub(super) fn place(code: &mut Vec<Ins>, kernels: &mut [Kernel], consts: &[Value
                 // `Clear`s do before it otherwise.
                 let mut callee = entries[*kernel as usize];
                 callee.add_range(0, *n as usize);
-                left.remove_range(*base as usize, *n as usize);
+                // (The register of an argument whose parameter keeps its value is not moved out.)
+                for i in (0..*n as usize).filter(|i| !keeps(*keep, *i)) {
+                    left.remove(*base as usize + i);
+                }
                 for r in callee.iter() {
                     left.remove(r);
                 }

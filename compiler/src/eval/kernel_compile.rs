@@ -157,7 +157,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     super::kernel_peephole::tidy(&mut b.code, &mut b.kernels);
     super::kernel_coalesce::coalesce(&mut b.code, &mut b.kernels);
     super::kernel_frames::shrink(&mut b.code, &b.kernels);
-    super::kernel_chain::link_calls(&mut b.code, &b.kernels);
+    super::kernel_chain::link_calls(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
     link(&mut b.code, &b.kernels);
     // A kernel that calls one that did not compile does not qualify either, nor does one

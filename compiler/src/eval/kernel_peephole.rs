@@ -88,7 +88,7 @@ fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
 }
 
 /// Takes the instructions marked `dead` out of `code` (`relayout`).
-fn compact(code: &mut Vec<Ins>, kernels: &mut [Kernel], dead: &[bool]) {
+pub(super) fn compact(code: &mut Vec<Ins>, kernels: &mut [Kernel], dead: &[bool]) {
     if dead.contains(&true) {
         relayout(code, kernels, |i, ins, out| {
             if !dead[i] {
