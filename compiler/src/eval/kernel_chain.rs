@@ -15,7 +15,7 @@
 //! tail call of the compiler's own keeps it (`keep_in_place`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs};
-use super::kernel_live::{operands, Operand};
+use super::kernel_live::uses;
 use super::kernel_peephole::{compact, target};
 
 /// Rewrites each call whose result is a part of the node returned right after it (but
@@ -141,26 +141,13 @@ fn keep_in_place(
                     break;
                 }
             }
-            if target(&mut ins).is_some() || names(&mut ins, kernels, own, arg) {
+            let named = uses(ins, kernels);
+            let names = |r: usize| named.read.contains(r) || named.write.contains(r);
+            if target(&mut ins).is_some() || names(own) || names(arg) {
                 break;
             }
         }
     }
-}
-
-/// Whether `ins` reads or writes register `a` or `b`.
-fn names(ins: &mut Ins, kernels: &[Kernel], a: usize, b: usize) -> bool {
-    let mut hit = false;
-    operands(ins, kernels, |o| {
-        hit |= match o {
-            Operand::Read(r) | Operand::Write(r) | Operand::Both(r) => {
-                let r = *r as usize;
-                r == a || r == b
-            }
-            Operand::Run { from, to, .. } => (from..to).contains(&a) || (from..to).contains(&b),
-        };
-    });
-    hit
 }
 
 /// Whether `ins`, after a call whose frame starts at `base` (its arguments in `args`) and
