@@ -15,11 +15,11 @@ use super::kernel_register::{Register, Scalar};
 use super::natives::{self, ListIds, Prim};
 use super::print::Names;
 use super::value::{
-    into_pair_parts, lambda_call, pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind,
-    Stuck, Value,
+    into_pair_parts, pair_parts, truncate, Dict, DictRef, Fields, Node, NodeKind, Stuck, Value,
 };
 use super::{runtime, Fault, RunError};
 
+mod each;
 mod fold_shared;
 mod in_place;
 mod quick_form;
@@ -488,42 +488,6 @@ impl<'p> Machine<'p> {
         Ok(true)
     }
 
-    /// The kernel `f` calls once given `n` more arguments, with the arguments and the
-    /// captured values it holds (`KernelFn`): `f` is a closure of `n` parameters whose
-    /// lambda has a kernel (a top-level function, a lambda written in place), or one
-    /// applied to all its arguments but the last `n` (`update_item msg`).
-    fn kernel_fn<'f>(&self, f: &'f Value, n: usize) -> Option<KernelFn<'f>> {
-        let (lam, saved, captured) = lambda_call(f)?;
-        let k = self.kernels.of_value(lam)?;
-        let fits = self.prog.lambdas[lam as usize].arity as usize == saved.len() + n;
-        fits.then_some(KernelFn { k, saved, captured })
-    }
-
-    /// `apply_quick`, and where it does not compute the call, `f`'s kernel where it has
-    /// one (`kernel`, from `kernel_fn`): `map`, `filter` and `foldl` run it on each
-    /// element where the list lies. (A body `apply_quick` computes costs it less than a
-    /// kernel's entry.)
-    #[inline(always)]
-    fn apply_fast<const N: usize>(
-        &mut self,
-        f: &Value,
-        kernel: Option<KernelFn<'_>>,
-        args: [Value; N],
-    ) -> Quick<N> {
-        let args = match self.apply_quick(f, args) {
-            Quick::Not(args) => args,
-            done => return done,
-        };
-        if let Some(kernel) = kernel {
-            match self.kernel_apply(kernel, args.each_ref()) {
-                Ok(Some(r)) => return Quick::Done(Ok(r)),
-                Ok(None) => {}
-                Err(fault) => return Quick::Done(Err(fault)),
-            }
-        }
-        Quick::Not(args)
-    }
-
     /// The kernel of `kernel_fn` on `args` after the arguments it holds (as `map` and
     /// `foldl` apply it), its captured values where its slots end: its value, or `None`
     /// where an argument is indeterminate or the kernel gave the call back.
@@ -533,7 +497,11 @@ impl<'p> Machine<'p> {
         args: [&Value; N],
     ) -> Result<Option<Value>, Fault> {
         let KernelFn { k, saved, captured } = kernel;
-        if captured.is_empty() {
+        if captured.is_empty() && saved.is_empty() {
+            // A top-level function, most often: the arguments alone, loaded without a
+            // loop over a chain of two.
+            kernel_on!(self, k, args)
+        } else if captured.is_empty() {
             kernel_on!(self, k, saved.iter().chain(args))
         } else {
             self.kernel_apply_captured(k, saved, captured, args)
@@ -1797,23 +1765,6 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The quick form of closure `f` on `n` arguments, with its captured values: for a
-    /// loop to compute it on each element without `apply_quick`'s look-ups.
-    fn form_of<'f>(&mut self, f: &'f Value, n: usize) -> quick_form::Found<'f> {
-        let Value::Node(node) = f else {
-            return None;
-        };
-        let NodeKind::Closure(lam) = node.kind else {
-            return None;
-        };
-        match self.body(lam)? {
-            Body::Form { arity, form } if *arity as usize == n => {
-                Some((form.clone(), &node.fields))
-            }
-            _ => None,
-        }
-    }
-
     /// What `apply_quick` knows of lambda `lam`'s body, read the first time it is asked.
     fn body(&mut self, lam: u32) -> Option<&Body> {
         let body = self.bodies.get_mut(lam as usize)?;
@@ -1882,9 +1833,8 @@ impl<'p> Machine<'p> {
     /// of the list wait below its arguments for `K::FoldNext`), or pushes the result.
     /// Elements whose call `apply_quick` computes in place are folded in this loop.
     fn fold_step(&mut self, f: Value, mut acc: Value, mut xs: Value) -> Result<Flow, Fault> {
-        let kernel = self.kernel_fn(&f, 2);
-        let form = self.form_of(&f, 2);
-        if let Some((form, caps)) = &form {
+        let mut each = self.each(&f, 2);
+        if let Some((form, caps)) = &each.form {
             (acc, xs) = self.fold_shared(form, caps, acc, xs)?;
         }
         loop {
@@ -1903,13 +1853,13 @@ impl<'p> Machine<'p> {
             xs = rest;
             let args = [acc, y];
             // The form computed on the pair where `f` has one, `apply_fast` otherwise.
-            if let Some(r) = quick_form::apply_found(&form, &args, self.list) {
+            if let Some(r) = quick_form::apply_found(&each.form, &args, self.list) {
                 args.into_iter().for_each(Value::release);
                 acc = r?;
                 self.tick()?;
                 continue;
             }
-            match self.apply_fast(&f, kernel, args) {
+            match self.apply_fast(&f, &mut each, args) {
                 Quick::Done(r) => {
                     acc = r?;
                     self.tick()?;
@@ -1995,8 +1945,7 @@ impl<'p> Machine<'p> {
         let top = self.vals.len() - 1;
         let mut xs = std::mem::take(&mut self.vals[top]);
         let f = self.vals[top - 1].clone();
-        let kernel = self.kernel_fn(&f, 1);
-        let form = self.form_of(&f, 1);
+        let mut each = self.each(&f, 1);
         while let Value::Node(node) = &mut xs {
             if !matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) {
                 break;
@@ -2006,13 +1955,14 @@ impl<'p> Machine<'p> {
             };
             let kept = if filter { Some(y.clone()) } else { None };
             // The form computed on the element where `f` has one, `apply_fast` otherwise.
-            let done = match quick_form::apply_found(&form, std::slice::from_ref(&y), self.list) {
-                Some(r) => {
-                    y.release();
-                    Quick::Done(r)
-                }
-                None => self.apply_fast(&f, kernel, [y]),
-            };
+            let done =
+                match quick_form::apply_found(&each.form, std::slice::from_ref(&y), self.list) {
+                    Some(r) => {
+                        y.release();
+                        Quick::Done(r)
+                    }
+                    None => self.apply_fast(&f, &mut each, [y]),
+                };
             match done {
                 Quick::Done(r) => {
                     let r = r?;

@@ -32,8 +32,7 @@ impl Machine<'_> {
         xs: &mut Value,
     ) -> Result<Rest, Fault> {
         let cons = self.list.cons;
-        let kernel = self.kernel_fn(f, 1);
-        let form = self.form_of(f, 1);
+        let mut each = self.each(f, 1);
         let mut cur: &mut Value = xs;
         loop {
             // The cell is looked at through a borrow that ends with this step; `cur`
@@ -49,8 +48,11 @@ impl Machine<'_> {
                 };
                 // The element's image (or condition): the form computed on it where `f`
                 // has one, `apply_fast` otherwise.
-                let r = match quick_form::apply_found(&form, std::slice::from_ref(head), self.list)
-                {
+                let r = match quick_form::apply_found(
+                    &each.form,
+                    std::slice::from_ref(head),
+                    self.list,
+                ) {
                     Some(r) => r,
                     None => {
                         let arg = if filter {
@@ -58,7 +60,7 @@ impl Machine<'_> {
                         } else {
                             std::mem::take(head)
                         };
-                        match self.apply_fast(f, kernel, [arg]) {
+                        match self.apply_fast(f, &mut each, [arg]) {
                             Quick::Done(r) => r,
                             Quick::Not([y]) => {
                                 if !filter {
