@@ -51,6 +51,7 @@ WORKLOADS = [
     "dict_strings",
     "higher_order",
     "generic_sort",
+    "fold_option",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
