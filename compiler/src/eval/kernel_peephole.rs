@@ -1,5 +1,5 @@
 //! Peephole passes over the kernels' code once every kernel is compiled: work a return
-//! does anyway is left to it (`return_in_place`, `clears_before_returns`), and the
+//! does anyway is left to it (`return_in_place`, `needless_clears`), and the
 //! instructions left with nothing to do are taken out (`compact`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs};
@@ -7,7 +7,7 @@ use super::kernel::{Ins, Kernel, Reg, Regs};
 /// Runs the passes over `code`, whose kernels start at their `entry`.
 pub(super) fn tidy(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     return_in_place(code);
-    let dead = clears_before_returns(code);
+    let dead = needless_clears(code, kernels);
     compact(code, kernels, &dead);
 }
 
@@ -56,29 +56,65 @@ fn return_in_place(code: &mut [Ins]) {
     }
 }
 
-/// The `Clear`s that a return empties anyway: those in the straight run of `Clear`s and
-/// `Const`s just before a return (`Ret`, `NodeRet`, `NodeInRet`) that clear none of
-/// the registers the return reads (its `clear`, which `kernel_clears` sets afterwards,
-/// empties those that may still hold a reference once its value is out). A jump into the
-/// run lands on the same return.
-fn clears_before_returns(code: &[Ins]) -> Vec<bool> {
+/// The `Clear`s that are not needed:
+/// - those an exit empties anyway: in the straight run of `Clear`s, `Const`s and moves
+///   (`Take`, `Copy`) just before a return (`Ret`, `NodeRet`, `NodeInRet`) or a tail
+///   call, that clear no register the exit reads (a tail call: its arguments, its
+///   callee's parameters and captured values) nor one a move after them reads or
+///   writes. The exit's `clear`, which `kernel_clears` sets afterwards, empties those
+///   that may still hold a reference (a tail call, with `Clear`s just before it where
+///   its callee's registers are among them). A search tree's look-up releasing the
+///   parts of a node its branch does not go down, then moving the child it goes down
+///   into place, dispatches one instruction there instead of four. A jump into the run
+///   lands on the same exit.
+/// - a `Clear` of the one register the next instruction moves, copies or loads a
+///   constant into, which releases what the register held as it stores.
+fn needless_clears(code: &[Ins], kernels: &[Kernel]) -> Vec<bool> {
     let mut dead = vec![false; code.len()];
+    let span = |from: Reg, n: u8| from..from.saturating_add(n);
     for (i, ins) in code.iter().enumerate() {
-        let reads: (Reg, u8, Option<Reg>) = match *ins {
-            Ins::Ret { src, .. } => (src, 1, None),
-            Ins::NodeRet { base, n, .. } => (base, n, None),
-            Ins::NodeInRet { base, n, token, .. } => (base, n, Some(token)),
+        // The registers the exit reads, as up to three spans.
+        let reads: [(Reg, u8); 3] = match *ins {
+            Ins::Ret { src, .. } => [(src, 1), (0, 0), (0, 0)],
+            Ins::NodeRet { base, n, .. } => [(base, n), (0, 0), (0, 0)],
+            Ins::NodeInRet { base, n, token, .. } => [(base, n), (token, 1), (0, 0)],
+            Ins::TailCall {
+                kernel, base, n, ..
+            } => {
+                let Some(callee) = kernels.get(kernel as usize) else {
+                    continue;
+                };
+                let captured = u8::try_from(callee.captures).unwrap_or(u8::MAX);
+                let slots = Reg::try_from(callee.slots).unwrap_or(Reg::MAX);
+                [(base, n), (0, n), (slots, captured)]
+            }
+            Ins::Clear { from, n: 1 } => {
+                // A store into the register just after.
+                if let Some(Ins::Take { dst, src } | Ins::Copy { dst, src }) = code.get(i + 1) {
+                    dead[i] = *dst == from && *src != from;
+                } else if let Some(Ins::Const { dst, .. }) = code.get(i + 1) {
+                    dead[i] = *dst == from;
+                }
+                continue;
+            }
             _ => continue,
         };
-        let read = |r: Reg| {
-            let (base, n, token) = reads;
-            (base..base.saturating_add(n)).contains(&r) || token == Some(r)
-        };
+        // Registers the moves walked over so far read or write.
+        let mut touched = super::kernel_clears::Set::default();
+        for (from, n) in reads {
+            touched.add_range(from as usize, n as usize);
+        }
         for j in (0..i).rev() {
             match code[j] {
-                Ins::Const { .. } => {}
-                Ins::Clear { from, n } if !(from..from.saturating_add(n)).any(read) => {
-                    dead[j] = true;
+                Ins::Const { dst, .. } => touched.add(dst as usize),
+                Ins::Take { dst, src } | Ins::Copy { dst, src } => {
+                    touched.add(dst as usize);
+                    touched.add(src as usize);
+                }
+                Ins::Clear { from, n } => {
+                    if !span(from, n).any(|r| touched.contains(r as usize)) {
+                        dead[j] = true;
+                    }
                 }
                 _ => break,
             }
@@ -166,7 +202,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernel::testing::{kernel, ret, shown};
+    use crate::eval::kernel::testing::{kernel, ret, shown, tail_call};
     use crate::eval::natives::Prim;
 
     #[test]
@@ -212,5 +248,53 @@ mod tests {
         );
         let entries: Vec<u32> = kernels.iter().map(|k| k.entry).collect();
         assert_eq!(entries, [0, 3, 5]);
+    }
+
+    #[test]
+    fn clears_a_tail_call_or_a_store_does_anyway_go() {
+        let mut code = vec![
+            // A look-up going left: the key, the value and the right child released, the
+            // left child moved into place, the call. (Kernel 0: two parameters, one
+            // `let`, registers 0 to 2; its frame's temporaries from 3 on.)
+            Ins::Clear { from: 3, n: 1 },
+            Ins::Clear { from: 4, n: 2 },
+            Ins::Take { dst: 1, src: 6 },
+            tail_call(0, 7, 0),
+            // A clear of a register a move after it reads, or of an argument, or of a
+            // parameter the callee reads, stays; a store after it does not matter.
+            Ins::Clear { from: 5, n: 1 },
+            Ins::Clear { from: 8, n: 1 },
+            Ins::Clear { from: 0, n: 1 },
+            Ins::Copy { dst: 7, src: 5 },
+            tail_call(0, 7, 2),
+            // A clear of the register the next instruction stores into goes; one of
+            // another register, or of the register the store reads, stays.
+            Ins::Clear { from: 2, n: 1 },
+            Ins::Take { dst: 2, src: 3 },
+            Ins::Clear { from: 3, n: 1 },
+            Ins::Take { dst: 4, src: 3 },
+            Ins::Clear { from: 5, n: 1 },
+            Ins::Const { dst: 5, k: 0 },
+            ret(5),
+        ];
+        let mut kernels = [kernel(2, 0, 0)];
+        tidy(&mut code, &mut kernels);
+        assert_eq!(
+            shown(&code),
+            [
+                "Take { dst: 1, src: 6 }",
+                "TailCall { kernel: 0, entry: 0, base: 7, n: 0, keep: 0, clear: Regs { from: 0, n: 0 } }",
+                "Clear { from: 5, n: 1 }",
+                "Clear { from: 8, n: 1 }",
+                "Clear { from: 0, n: 1 }",
+                "Copy { dst: 7, src: 5 }",
+                "TailCall { kernel: 0, entry: 0, base: 7, n: 2, keep: 0, clear: Regs { from: 0, n: 0 } }",
+                "Take { dst: 2, src: 3 }",
+                "Clear { from: 3, n: 1 }",
+                "Take { dst: 4, src: 3 }",
+                "Const { dst: 5, k: 0 }",
+                "Ret { src: 5, clear: Regs { from: 0, n: 0 } }",
+            ]
+        );
     }
 }
