@@ -428,6 +428,8 @@ pub struct Kernels {
     /// Registers a level of kernel recursion takes at most, and the most continuations the
     /// machine would keep for one (bounds a kernel's depth: `Kernels::max_depth`).
     pub(super) widest: u32,
+    /// The fold kernel (`kernel_fold`), where the program has lists.
+    pub(super) fold: Option<u32>,
 }
 
 /// What the kernels read of the program they run in: its list constructors, and its code
@@ -486,7 +488,7 @@ impl Kernels {
     pub(super) fn closed(&self) -> bool {
         let mut seen = vec![false; self.code.len()];
         let mut todo = Vec::new();
-        for k in self.of_lambda.iter().flatten() {
+        for k in self.of_lambda.iter().flatten().chain(&self.fold) {
             match self.kernels.get(*k as usize) {
                 Some(k) => todo.push(k.entry as usize),
                 None => return false,

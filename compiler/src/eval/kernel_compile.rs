@@ -7,11 +7,11 @@
 
 use std::rc::Rc;
 
-use super::ir::{Code, CodeId, DictCode, Loc, Pat, Program, Source};
+use super::ir::{Code, CodeId, DictCode, ListCtor, Loc, Pat, Program, Source};
 use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, Regs, MAX_ARGS, MAX_REGS, MAX_UNPACK};
 use super::kernel_register::{Register, Scalar};
 use super::liveness::{self, Slots};
-use super::natives::Prim;
+use super::natives::{ListIds, Prim};
 use super::value::{NodeKind, Value};
 
 /// Most values a lambda a kernel calls as a function value captures.
@@ -154,6 +154,20 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         // On scalars while its own code computes on nothing else (its callees below).
         kernel.scalar = code.iter().all(|ins| on_scalars(ins, &b.consts));
     }
+    // The fold kernel (`kernel_fold`), where the program has the prelude's lists.
+    let fold = list_ids(prog).map(|list| {
+        let me = b.kernels.len() as u32;
+        let entry = b.code.len() as u32;
+        b.kernels.push(Kernel {
+            entry,
+            ..super::kernel_fold::kernel()
+        });
+        b.ok.push(true);
+        b.calls.push(Vec::new());
+        b.code.extend(super::kernel_fold::code(me, entry, list));
+        b.widest = b.widest.max(super::kernel_fold::REGS + 2);
+        me
+    });
     super::kernel_peephole::tidy(&mut b.code, &mut b.kernels);
     super::kernel_coalesce::coalesce(&mut b.code, &mut b.kernels);
     super::kernel_frames::shrink(&mut b.code, &b.kernels);
@@ -181,7 +195,17 @@ pub(super) fn compile(prog: &Program) -> Kernels {
         of_lambda,
         first_passed,
         widest: b.widest,
+        fold,
     }
+}
+
+/// The prelude's list constructors, where the program has them.
+fn list_ids(prog: &Program) -> Option<ListIds> {
+    let find = |kind| prog.ctors.iter().position(|c| c.list == Some(kind));
+    Some(ListIds {
+        empty: find(ListCtor::Empty)? as u32,
+        cons: find(ListCtor::Cons)? as u32,
+    })
 }
 
 /// Sets where each call's callee starts (`Ins::Call`'s `entry`), once the code is laid

@@ -19,7 +19,6 @@ use super::value::{
 };
 use super::{runtime, Fault, RunError};
 
-mod each;
 mod fold_shared;
 mod in_place;
 mod quick_form;
@@ -159,6 +158,9 @@ macro_rules! kernel_on {
         }
     }};
 }
+
+// (After `kernel_on`, which it calls.)
+mod each;
 
 impl Flow {
     /// Runs `f` when done (everything was pushed), keeping a continuation as it is.
@@ -1837,7 +1839,19 @@ impl<'p> Machine<'p> {
         if let Some((form, caps)) = &each.form {
             (acc, xs) = self.fold_shared(form, caps, acc, xs)?;
         }
+        // Where each call goes straight to the function's kernel, the rest of the fold
+        // runs as one kernel run (tried once; never for a quick form).
+        let mut tried = !each.may_go_straight();
         loop {
+            if !tried && each.straight() && matches!(xs, Value::Node(_)) {
+                tried = true;
+                if let Some(v) = self.fold_kernel(&each, &f, &acc, &xs)? {
+                    acc.release();
+                    drop(xs);
+                    self.vals.push(v);
+                    return Ok(Flow::Done);
+                }
+            }
             let cell = match xs {
                 Value::Node(node) if matches!(node.kind, NodeKind::Data(c) if c == self.list.cons) => {
                     node

@@ -11,6 +11,7 @@ mod kernel_chain;
 mod kernel_clears;
 mod kernel_coalesce;
 mod kernel_compile;
+mod kernel_fold;
 mod kernel_frames;
 mod kernel_live;
 mod kernel_peephole;

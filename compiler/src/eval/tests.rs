@@ -1233,6 +1233,90 @@ fn calls_into_the_node_returned_fill_it_and_keep_values_errors_and_limits() {
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 50_000 }));
 }
 
+/// `foldl` of a function that goes straight to its kernel (not a quick form, not on
+/// scalars) runs as one run of the fold kernel, the accumulator moved from call to call:
+/// the machine's values, holes, errors, gas and stack limit, and the steps of the
+/// machine's loop calling the kernel per element (two per element: the call and the
+/// loop's own).
+#[test]
+fn folds_run_as_one_kernel_and_keep_values_steps_errors_and_limits() {
+    let step = "fn step : Option i32 -> i32 -> Option i32 = \\acc x -> match acc when None -> None when Some v -> if x % 10 == 0 then Some (v + 1) else Some (v + x % 7)\n";
+    let insert = "fn insert : i32 -> List i32 -> List i32 = \\x xs -> match xs when Empty -> Cons x Empty when Cons y rest -> if x <= y then Cons x xs else Cons y (insert x rest)\n";
+    let upto =
+        "fn upto : i32 -> List i32 = \\n -> if n == 0 then Empty else Cons n (upto (n - 1))\n";
+    let deep = "fn deep : i32 -> i32 = \\n -> if n == 0 then 0 else 1 + deep (n - 1)\nfn add_deep : Option i32 -> i32 -> Option i32 = \\acc x -> match acc when Some v -> Some (v + deep x) when None -> None\n";
+    let program = format!("{step}{insert}{upto}{deep}");
+    let cases = [
+        ("foldl step (Some 0) (upto 1000)", "Some 2800i32"),
+        ("foldl step None [1, 2, 3]", "None"),
+        (
+            "foldl (\\acc x -> insert x acc) Empty [5, 3, 9, 1, 3]",
+            "[1i32, 3i32, 3i32, 5i32, 9i32]",
+        ),
+        (
+            "let xs = upto 5 in (foldl step (Some 0) xs, xs)",
+            "(Some 15i32, [5i32, 4i32, 3i32, 2i32, 1i32])",
+        ),
+    ];
+    for (call, expected) in cases {
+        let (outcome, ran, give_ups) = kernel_run(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(expected), "{call}");
+        assert!(ran, "{call}: no kernel ran");
+        assert_eq!(give_ups, 0, "{call}: a kernel gave its call back");
+    }
+    // Three steps per element: one for `upto`'s level, two for the fold's, as the
+    // machine's loop counts them.
+    let steps = |n: u32| {
+        run_limited(
+            &format!("{program}foldl step (Some 0) (upto {n})"),
+            &Limits::default(),
+        )
+        .1
+    };
+    assert_eq!(steps(2000) - steps(1000), 3 * (2000 - 1000));
+    // A hole among the elements: the fold kernel gives the run back (the one give-up:
+    // the machine's loop, which goes on, does not load an indeterminate argument into a
+    // kernel), and the machine keeps the hole.
+    let (outcome, _, give_ups) = kernel_run(
+        &format!("{program}foldl step (Some 0) [1, ?h, 3]"),
+        Limits::default(),
+    );
+    assert!(outcome.expect("runs").contains("?h"));
+    assert_eq!(give_ups, 1);
+    // An error in a step: the machine's.
+    let (outcome, _) = kernel_outcome(
+        &format!("{program}foldl (\\acc x -> match acc when Some v -> Some (v * x) when None -> None) (Some 1) (upto 40)"),
+        Limits::default(),
+    );
+    assert!(
+        matches!(&outcome, Err(RunError::Runtime(m)) if m.contains("overflow")),
+        "{outcome:?}"
+    );
+    // A step recursing deeply, beyond what the fold kernel's frame leaves it: the
+    // machine's loop goes on, the value the same; beyond the stack limit, the machine's
+    // error. And the gas runs out as it does in the machine.
+    let (outcome, _) = kernel_outcome(
+        &format!("{program}foldl add_deep (Some 0) [10, 20000, 30]"),
+        Limits::default(),
+    );
+    assert_eq!(outcome.as_deref(), Ok("Some 20040i32"));
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(
+        &format!("{program}foldl add_deep (Some 0) [10, 20000, 30]"),
+        small,
+    );
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    let gas = Limits {
+        gas: Some(50_000),
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&format!("{program}foldl step (Some 0) (upto 100000)"), gas);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 50_000 }));
+}
+
 /// The prelude's `zip`, `take`, `filter_map`, `foldr` and `unzip` end with a `reverse`
 /// of a list: one only they hold is turned around in place, one held elsewhere too (a
 /// variable read again, an argument) is copied and stays as it was.

@@ -3,8 +3,10 @@
 //! form, its kernel, whether `apply_quick` may compute it), and the call they make per
 //! element with it (`apply_fast`).
 
-use super::{quick_form, Body, KernelFn, Machine, Quick};
+use super::{quick_form, Body, KernelFn, Machine, Quick, MAX_KERNEL_FAILURES};
+use crate::eval::kernel::Kernels;
 use crate::eval::value::{lambda_call, NodeKind, Value};
+use crate::eval::Fault;
 
 /// What a loop knows of its function `f` (`Machine::each`).
 pub(super) struct Each<'f> {
@@ -17,6 +19,20 @@ pub(super) struct Each<'f> {
     /// straight to the kernel: asking `apply_quick` again and getting the arguments back
     /// cost a named function folded over a list about a fifth of each element's time.
     quick: bool,
+}
+
+impl Each<'_> {
+    /// Whether each call goes straight to the function's kernel: it has one, and no quick
+    /// form nor `apply_quick` computes it.
+    pub fn straight(&self) -> bool {
+        self.may_go_straight() && !self.quick
+    }
+
+    /// Whether each call may go straight to the function's kernel, once `apply_quick`
+    /// found it slow: it has a kernel and no quick form.
+    pub fn may_go_straight(&self) -> bool {
+        self.kernel.is_some() && self.form.is_none()
+    }
 }
 
 impl Machine<'_> {
@@ -58,6 +74,38 @@ impl Machine<'_> {
             }
         }
         Quick::Not(args)
+    }
+
+    /// The rest of a fold as one run of the fold kernel (`kernel_fold`) on the function
+    /// `f`, the accumulator and the rest of the list (lent: a kernel that gives up leaves
+    /// the machine to go on from them): the fold's value, or `None` where it does not run
+    /// or gave the run back (its steps taken back). It runs where each call goes straight
+    /// to `f`'s kernel (`each`), unless that kernel runs on scalars (a fold kernel holds
+    /// values, where the machine's loop calls such a kernel on scalars, which costs less
+    /// than the fold's own code saves). Counts the steps the machine's loop would: the
+    /// kernel's entry is not one.
+    pub(super) fn fold_kernel(
+        &mut self,
+        each: &Each<'_>,
+        f: &Value,
+        acc: &Value,
+        xs: &Value,
+    ) -> Result<Option<Value>, Fault> {
+        let (Some(k), Some(called)) = (self.kernels.fold, each.kernel) else {
+            return Ok(None);
+        };
+        if !each.straight() || self.kernels.on_scalars(called.k) {
+            return Ok(None);
+        }
+        // The entry's step, given back before it is counted (a count given back after it
+        // could fall on a check of the limits the machine's loop would not make).
+        self.budget += 1;
+        let run = kernel_on!(self, k, [f, acc, xs]);
+        // A run given back restored the steps it found, the one given above included.
+        if let Ok(None) = run {
+            self.budget -= 1;
+        }
+        run
     }
 
     /// Whether `apply_quick` may compute a call of `f`: a closure whose body is not known
