@@ -1,7 +1,6 @@
 //! The `rex` command-line tool. Each subcommand lives in its own module; this file only parses
 //! the arguments and runs the chosen command on a large stack.
 
-mod alloc;
 mod check;
 mod exit;
 mod fill;
@@ -27,7 +26,7 @@ use crate::render::ColorMode;
 /// run` of a program printing one number about 10% and `rex check` of 10,000 lines 5%
 /// faster with version 2. Entered at its fast path where the alignment allows (`alloc`).
 #[global_allocator]
-static GLOBAL: alloc::Mimalloc = alloc::Mimalloc;
+static GLOBAL: rex_alloc::Mimalloc = rex_alloc::Mimalloc;
 
 #[derive(Parser, Debug)]
 #[command(name = "rex", version, about = "The Rex language toolchain")]

@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 use rex_compiler::db::Database;
 use salsa::Setter;
 
+/// The allocator the `rex` tool runs with, so that these times are the tool's.
+#[global_allocator]
+static GLOBAL: rex_alloc::Mimalloc = rex_alloc::Mimalloc;
+
 const SIZES: [usize; 2] = [1_000, 10_000];
 const ITERATIONS: usize = 5;
 

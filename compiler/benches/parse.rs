@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 use rex_compiler::db::{self, Database};
 use rex_compiler::syntax::parser::parse_text;
 
+/// The allocator the `rex` tool runs with, so that these times are the tool's.
+#[global_allocator]
+static GLOBAL: rex_alloc::Mimalloc = rex_alloc::Mimalloc;
+
 const TARGET_LINES: usize = 10_000;
 const ITERATIONS: usize = 10;
 

@@ -12,6 +12,10 @@ use rex_ide::commands::{execute, SEMANTIC_LOOP_STEP};
 use salsa::Setter;
 use serde_json::json;
 
+/// The allocator the `rex` tool runs with, so that these times are the tool's.
+#[global_allocator]
+static GLOBAL: rex_alloc::Mimalloc = rex_alloc::Mimalloc;
+
 const FUNCTIONS: usize = 200;
 const RUNS: usize = 41;
 

@@ -6,6 +6,10 @@
 //! map/filter/fold pipeline: 216,000 list cells). Every block `mi_malloc` hands out is
 //! aligned to a machine word at least (its size classes are whole words), so a request
 //! asking no more goes there; the rest keep the aligned entry.
+//!
+//! The `rex` binary sets it as its global allocator, and so do the compiler's benchmarks
+//! (`compiler/benches`), so that they time checking with the allocation the tool does
+//! (the system's `malloc` made a 10,000-line check about 40% slower).
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
