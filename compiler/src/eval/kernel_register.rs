@@ -281,6 +281,22 @@ impl Register for Value {
         token: Value,
     ) -> Option<()> {
         let hole = hole as usize;
+        // A list cell in the memory of one, most often (`Cons x (merge xt ys)`): its
+        // other slot filled and its hole emptied in place.
+        let token = match token {
+            Value::Node(mut rc) if parts.len() == 2 && hole < 2 => match pair_slots(&mut rc) {
+                Some((slot_kind, items)) => {
+                    *slot_kind = kind;
+                    items[1 - hole].set(std::mem::take(&mut parts[1 - hole]));
+                    items[hole].set(Value::Unit);
+                    let slot: *mut Value = &mut items[hole];
+                    chain.push(Value::Node(rc), slot);
+                    return Some(());
+                }
+                None => Value::Node(rc),
+            },
+            token => token,
+        };
         let kept = std::mem::take(parts.get_mut(hole)?);
         let built = <Value as Register>::node_in(kind, parts, token);
         parts[hole] = kept;
@@ -446,6 +462,17 @@ impl Register for Value {
     #[inline(always)]
     fn clear(regs: &mut [Value]) {
         regs.iter_mut().for_each(empty);
+    }
+}
+
+/// The kind and the two slots of a node of two parts kept inline (a list cell, a pair)
+/// that nothing else holds, to be relabelled and filled in place.
+#[inline(always)]
+fn pair_slots(rc: &mut Rc<Node>) -> Option<(&mut NodeKind, &mut [Value; 2])> {
+    let node = Rc::get_mut(rc)?;
+    match &mut node.fields {
+        Fields::Inline { len: 2, items } => Some((&mut node.kind, items)),
+        _ => None,
     }
 }
 
