@@ -260,6 +260,16 @@ impl Register for Value {
     #[inline(always)]
     fn node_in(kind: NodeKind, parts: &mut [Value], token: Value) -> Option<Value> {
         if let Value::Node(mut rc) = token {
+            // A list cell or a pair in the memory of one, most often: its two slots
+            // written without the general loop.
+            if let [a, b] = &mut *parts {
+                if let Some((slot_kind, items)) = pair_slots(&mut rc) {
+                    *slot_kind = kind;
+                    items[0].set(std::mem::take(a));
+                    items[1].set(std::mem::take(b));
+                    return Some(Value::Node(rc));
+                }
+            }
             if rc.fields.len() == parts.len() {
                 if let Some(slots) = Node::reuse(&mut rc, kind) {
                     for (slot, part) in slots.iter_mut().zip(parts) {
