@@ -263,8 +263,7 @@ impl Register for Value {
             // A list cell or a pair in the memory of one, most often: its two slots
             // written without the general loop.
             if let [a, b] = &mut *parts {
-                if let Some((slot_kind, items)) = pair_slots(&mut rc) {
-                    *slot_kind = kind;
+                if let Some(items) = Node::reuse_pair(&mut rc, kind) {
                     items[0].set(std::mem::take(a));
                     items[1].set(std::mem::take(b));
                     return Some(Value::Node(rc));
@@ -294,17 +293,18 @@ impl Register for Value {
         // A list cell in the memory of one, most often (`Cons x (merge xt ys)`): its
         // other slot filled and its hole emptied in place.
         let token = match token {
-            Value::Node(mut rc) if parts.len() == 2 && hole < 2 => match pair_slots(&mut rc) {
-                Some((slot_kind, items)) => {
-                    *slot_kind = kind;
-                    items[1 - hole].set(std::mem::take(&mut parts[1 - hole]));
-                    items[hole].set(Value::Unit);
-                    let slot: *mut Value = &mut items[hole];
-                    chain.push(Value::Node(rc), slot);
-                    return Some(());
+            Value::Node(mut rc) if parts.len() == 2 && hole < 2 => {
+                match Node::reuse_pair(&mut rc, kind) {
+                    Some(items) => {
+                        items[1 - hole].set(std::mem::take(&mut parts[1 - hole]));
+                        items[hole].set(Value::Unit);
+                        let slot: *mut Value = &mut items[hole];
+                        chain.push(Value::Node(rc), slot);
+                        return Some(());
+                    }
+                    None => Value::Node(rc),
                 }
-                None => Value::Node(rc),
-            },
+            }
             token => token,
         };
         let kept = std::mem::take(parts.get_mut(hole)?);
@@ -472,17 +472,6 @@ impl Register for Value {
     #[inline(always)]
     fn clear(regs: &mut [Value]) {
         regs.iter_mut().for_each(empty);
-    }
-}
-
-/// The kind and the two slots of a node of two parts kept inline (a list cell, a pair)
-/// that nothing else holds, to be relabelled and filled in place.
-#[inline(always)]
-fn pair_slots(rc: &mut Rc<Node>) -> Option<(&mut NodeKind, &mut [Value; 2])> {
-    let node = Rc::get_mut(rc)?;
-    match &mut node.fields {
-        Fields::Inline { len: 2, items } => Some((&mut node.kind, items)),
-        _ => None,
     }
 }
 

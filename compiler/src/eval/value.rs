@@ -209,6 +209,18 @@ impl Node {
         node.kind = kind;
         Some(&mut node.fields)
     }
+
+    /// `reuse` of a node of two parts kept inline (a list cell, a pair): its two slots,
+    /// reached without the general look at its parts. `None` for any other node.
+    #[inline(always)]
+    pub fn reuse_pair(rc: &mut Rc<Node>, kind: NodeKind) -> Option<&mut [Value; 2]> {
+        let node = Rc::get_mut(rc)?;
+        let Fields::Inline { len: 2, items } = &mut node.fields else {
+            return None;
+        };
+        node.kind = kind;
+        Some(items)
+    }
 }
 
 /// What calling a function value runs, where it is a closure or a closure applied to too
