@@ -44,6 +44,9 @@ pub(super) const MAX_UNPACK: usize = 4;
 /// A register of the running frame.
 pub(super) type Reg = u8;
 
+/// `Ins::JumpUnlessPartBin`'s operand that is its register itself, not one of its parts.
+pub(super) const WHOLE: u8 = u8::MAX;
+
 /// A literal a `when` arm compares with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Lit {
@@ -110,6 +113,18 @@ pub(super) enum Ins {
         p: Prim,
         a: Reg,
         b: Reg,
+        to: u32,
+    },
+    /// `JumpUnlessBin` on operands read in place: part `ia` of the node in register `a`
+    /// (which a test above found to be one), or register `a` itself where `ia` is
+    /// `WHOLE`; `b` alike. An `if` comparing the parts of a `match`'s nodes (`x <= y` in
+    /// a merge) leaves them where they are for the branch that takes the node apart.
+    JumpUnlessPartBin {
+        p: Prim,
+        a: Reg,
+        ia: u8,
+        b: Reg,
+        ib: u8,
         to: u32,
     },
     /// `JumpUnlessBin` on a register and an `i32` constant.
@@ -776,6 +791,20 @@ impl Kernels {
                     Ins::Jump { to } => ip = at(to),
                     Ins::JumpUnlessBin { p, a, b, to } => {
                         if !R::holds(p, &f[a as usize], &f[b as usize])? {
+                            ip = at(to);
+                        }
+                    }
+                    Ins::JumpUnlessPartBin {
+                        p,
+                        a,
+                        ia,
+                        b,
+                        ib,
+                        to,
+                    } => {
+                        let x = f[a as usize].operand(ia).or_give_up()?;
+                        let y = f[b as usize].operand(ib).or_give_up()?;
+                        if !R::holds(p, x, y)? {
                             ip = at(to);
                         }
                     }

@@ -398,9 +398,11 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             s.remove_range(base as usize, n as usize);
             s.add(dst as usize);
         }
-        // (`Spare` keeps the emptied node in its register.)
+        // (`Spare` keeps the emptied node in its register; a comparison of parts read in
+        // place tells nothing of the registers that hold their nodes.)
         Ins::Jump { .. }
         | Ins::JumpUnlessCtor { .. }
+        | Ins::JumpUnlessPartBin { .. }
         | Ins::JumpUnlessTuple { .. }
         | Ins::Spare { .. }
         | Ins::GiveUp

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use super::ir::{Code, CodeId, DictCode, ListCtor, Loc, Pat, Program, Source};
-use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, Regs, MAX_ARGS, MAX_REGS, MAX_UNPACK};
+use super::kernel::{Ins, Kernel, Kernels, Lit, Reg, Regs, MAX_ARGS, MAX_REGS, MAX_UNPACK, WHOLE};
 use super::kernel_register::{Register, Scalar};
 use super::liveness::{self, Slots};
 use super::natives::{ListIds, Prim};
@@ -322,6 +322,22 @@ struct Path {
 struct Pending {
     node: Reg,
     to: Vec<Option<Reg>>,
+}
+
+/// An operand of a comparison that reads the pending parts it compares in place
+/// (`Compile::in_place`): the variable's register, and the node register and part index
+/// of the pending part bound to it, if it is one.
+#[derive(Clone, Copy)]
+struct InPlace {
+    var: Reg,
+    part: Option<(Reg, u8)>,
+}
+
+impl InPlace {
+    /// The register and part (or `WHOLE`) `Ins::JumpUnlessPartBin` reads.
+    fn read(self) -> (Reg, u8) {
+        self.part.unwrap_or((self.var, WHOLE))
+    }
 }
 
 /// What an arm binds once all its tests pass.
@@ -949,15 +965,50 @@ impl Compile<'_> {
         }
         // Code that reads a node itself may move it away: its parts are bound before.
         self.settle_pending(|p| reads.has(p.node as u32))?;
+        // An `if` comparing parts reads them in place (`in_place`): they stay pending.
+        let in_place: Vec<Reg> = match &self.prog.code[id as usize] {
+            Code::If(c, _, _) => self.in_place(*c).map_or(Vec::new(), |ops| {
+                ops.iter().filter_map(|o| o.part.map(|_| o.var)).collect()
+            }),
+            _ => Vec::new(),
+        };
+        let bound = |r: Reg| reads.has(r as u32) && !in_place.contains(&r);
         let mut pending = std::mem::take(&mut self.pending);
         for p in &mut pending {
-            self.copy_parts(p.node, &p.to, |r| reads.has(r as u32))?;
+            self.copy_parts(p.node, &p.to, bound)?;
             for to in &mut p.to {
-                *to = to.filter(|r| !reads.has(*r as u32));
+                *to = to.filter(|r| !bound(*r));
             }
         }
         self.pending = pending;
         Some(())
+    }
+
+    /// The operands of comparison `c`, an `if`'s condition in tail position, where it
+    /// reads at least one pending part (`Pending`) and nothing but variables: each a
+    /// variable's register, or the pending part bound to it, read in place
+    /// (`Ins::JumpUnlessPartBin`).
+    fn in_place(&self, c: CodeId) -> Option<[InPlace; 2]> {
+        let Code::Prim2(p, a, b) = self.prog.code[c as usize] else {
+            return None;
+        };
+        if !is_comparison(p) {
+            return None;
+        }
+        let operand = |id: CodeId| -> Option<InPlace> {
+            let var = match self.prog.code[id as usize] {
+                Code::Local(s) | Code::Move(s) => self.slot(s)?,
+                Code::Capture(i) => self.capture(i)?,
+                _ => return None,
+            };
+            let part = self.pending.iter().find_map(|p| {
+                let i = p.to.iter().position(|t| *t == Some(var))?;
+                Some((p.node, u8::try_from(i).ok()?))
+            });
+            Some(InPlace { var, part })
+        };
+        let ops = [operand(a)?, operand(b)?];
+        ops.iter().any(|o| o.part.is_some()).then_some(ops)
     }
 
     /// Binds every part of the pending nodes `which` picks (`Part`), which then become
@@ -1409,6 +1460,18 @@ impl Compile<'_> {
                     let a = self.operand(a)?;
                     return Some(vec![self.emit(Ins::JumpUnlessBinK { p, a, k, to: 0 })]);
                 }
+                if let Some([x, y]) = self.in_place(c) {
+                    let ((a, ia), (b, ib)) = (x.read(), y.read());
+                    let ins = Ins::JumpUnlessPartBin {
+                        p,
+                        a,
+                        ia,
+                        b,
+                        ib,
+                        to: 0,
+                    };
+                    return Some(vec![self.emit(ins)]);
+                }
                 let regs = self.operands(&[a, b])?;
                 let (a, b) = (regs[0], regs[1]);
                 Some(vec![self.emit(Ins::JumpUnlessBin { p, a, b, to: 0 })])
@@ -1430,6 +1493,7 @@ impl Compile<'_> {
             | Ins::JumpUnlessCtor { to, .. }
             | Ins::JumpUnlessTuple { to, .. }
             | Ins::JumpUnlessBin { to, .. }
+            | Ins::JumpUnlessPartBin { to, .. }
             | Ins::JumpUnlessBinK { to, .. } => *to = here,
             _ => {}
         }
@@ -1470,6 +1534,7 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::Ret { .. } => true,
         Ins::JumpUnlessCtor { .. }
         | Ins::JumpUnlessTuple { .. }
+        | Ins::JumpUnlessPartBin { .. }
         | Ins::Part { .. }
         | Ins::Node { .. }
         | Ins::NodeIn { .. }

@@ -99,7 +99,7 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
         | Ins::JumpUnless { r, .. }
         | Ins::JumpUnlessCtor { r, .. }
         | Ins::JumpUnlessTuple { r, .. } => f(Read(r)),
-        Ins::JumpUnlessBin { a, b, .. } => {
+        Ins::JumpUnlessBin { a, b, .. } | Ins::JumpUnlessPartBin { a, b, .. } => {
             f(Read(a));
             f(Read(b));
         }

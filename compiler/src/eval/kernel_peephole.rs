@@ -168,6 +168,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         Ins::JumpIf { to, .. }
         | Ins::Jump { to }
         | Ins::JumpUnlessBin { to, .. }
+        | Ins::JumpUnlessPartBin { to, .. }
         | Ins::JumpUnlessBinK { to, .. }
         | Ins::JumpUnless { to, .. }
         | Ins::JumpUnlessCtor { to, .. }

@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use super::ir::{field_index_near, record_names, Code};
-use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK};
+use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK, WHOLE};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
 use super::value::{lambda_call, Fields, Node, NodeKind, Value};
@@ -54,6 +54,9 @@ pub(super) trait Register: Clone + Default {
     fn is_tuple(&self, n: u8) -> Option<bool>;
     /// Part `i` of the node held.
     fn part(&self, i: u8) -> Option<Self>;
+    /// Part `i` of the node held, read in place; the contents themselves where `i` is
+    /// `WHOLE` (`Ins::JumpUnlessPartBin`).
+    fn operand(&self, i: u8) -> Option<&Self>;
     /// A node of `kind` whose parts are `parts` (moved out).
     fn node(kind: NodeKind, parts: &mut [Self]) -> Option<Self>;
     /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
@@ -244,6 +247,15 @@ impl Register for Value {
     fn part(&self, i: u8) -> Option<Value> {
         match self {
             Value::Node(n) => n.fields.get(i as usize).map(Register::dup),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn operand(&self, i: u8) -> Option<&Value> {
+        match self {
+            _ if i == WHOLE => Some(self),
+            Value::Node(n) => n.fields.get(i as usize),
             _ => None,
         }
     }
@@ -583,6 +595,11 @@ impl Register for Scalar {
 
     fn part(&self, _: u8) -> Option<Scalar> {
         None
+    }
+
+    /// (A scalar kernel reads no parts: `on_scalars`.)
+    fn operand(&self, i: u8) -> Option<&Scalar> {
+        (i == WHOLE).then_some(self)
     }
 
     fn node(_: NodeKind, _: &mut [Scalar]) -> Option<Scalar> {

@@ -1160,17 +1160,53 @@ fn kernels_keep_the_stack_limit_and_the_gas() {
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 100_000 }));
 }
 
-/// How many `Ins::Link`s the kernels of `code` have (calls into the node returned).
-fn links_in(code: &str) -> usize {
+/// How many instructions of the kernels of `code` `which` picks.
+fn instructions_in(code: &str, which: impl Fn(&super::kernel::Ins) -> bool) -> usize {
     let db = Database::new();
     let file = db.add_file("main.rex", code);
     let (program, _) = lower_file(&db, file);
     let kernels = super::kernel::Kernels::compile(&program);
-    kernels
-        .code
-        .iter()
-        .filter(|i| matches!(i, super::kernel::Ins::Link { .. }))
-        .count()
+    kernels.code.iter().filter(|i| which(i)).count()
+}
+
+/// How many `Ins::Link`s the kernels of `code` have (calls into the node returned).
+fn links_in(code: &str) -> usize {
+    instructions_in(code, |i| matches!(i, super::kernel::Ins::Link { .. }))
+}
+
+/// An `if` comparing parts of the nodes its `match` found (`x <= y` in a merge, on
+/// integers or strings) reads them in place: the branch that takes a node apart moves
+/// them out, and no `Part` copies them first. Values and holes are the machine's.
+#[test]
+fn comparisons_of_matched_parts_read_them_in_place() {
+    use super::kernel::Ins;
+    let merge_s = "fn merge_s : List string -> List string -> List string = \\xs ys -> match (xs, ys) when (Empty, _) -> ys when (_, Empty) -> xs when (Cons x xt, Cons y yt) -> if y > x then Cons x (merge_s xt ys) else Cons y (merge_s xs yt)\n";
+    let program = format!("{MERGE}{merge_s}");
+    let in_place = |i: &Ins| matches!(i, Ins::JumpUnlessPartBin { .. });
+    assert_eq!(instructions_in(&program, in_place), 2);
+    assert_eq!(
+        instructions_in(&program, |i| matches!(i, Ins::Part { .. })),
+        0
+    );
+    let cases = [
+        (
+            "merge [1, 4, 6] [2, 3, 7, 9]",
+            "[1i32, 2i32, 3i32, 4i32, 6i32, 7i32, 9i32]",
+        ),
+        (
+            "merge_s [\"a\", \"c\", \"e\"] [\"b\", \"d\"]",
+            "[\"a\", \"b\", \"c\", \"d\", \"e\"]",
+        ),
+    ];
+    assert_kernel_values(&program, 2, &cases);
+    // A hole met by the comparison: the call goes back to the machine, which keeps it.
+    for (call, hole) in [
+        ("merge [1, 3, ?h, 7] [2, 4, 6]", "?h"),
+        ("merge_s [\"x\"] [?s]", "?s"),
+    ] {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert!(outcome.expect("runs").contains(hole), "{call}");
+    }
 }
 
 /// A call whose result is a part of the node its frame returns (`Cons x (merge xt ys)`,
