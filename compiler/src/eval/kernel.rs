@@ -150,6 +150,16 @@ pub(super) enum Ins {
         ctor: u32,
         to: u32,
     },
+    /// `JumpUnlessCtor` on part `i` of the node in register `r` (which a test above found
+    /// to be one), read in place: a nested pattern's constructor (`Cons a (Cons b rest)`)
+    /// tested before the node is taken apart, without copying the part out first.
+    JumpUnlessPartCtor {
+        r: Reg,
+        i: u8,
+        bare: bool,
+        ctor: u32,
+        to: u32,
+    },
     /// Jumps unless register `r` holds a tuple of `n` parts; gives up on an indeterminate
     /// value.
     JumpUnlessTuple {
@@ -821,6 +831,18 @@ impl Kernels {
                     }
                     Ins::JumpUnlessCtor { r, bare, ctor, to } => {
                         if !f[r as usize].is_ctor(ctor, bare).or_give_up()? {
+                            ip = at(to);
+                        }
+                    }
+                    Ins::JumpUnlessPartCtor {
+                        r,
+                        i,
+                        bare,
+                        ctor,
+                        to,
+                    } => {
+                        let part = f[r as usize].operand(i).or_give_up()?;
+                        if !part.is_ctor(ctor, bare).or_give_up()? {
                             ip = at(to);
                         }
                     }

@@ -402,6 +402,7 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
         // place tells nothing of the registers that hold their nodes.)
         Ins::Jump { .. }
         | Ins::JumpUnlessCtor { .. }
+        | Ins::JumpUnlessPartCtor { .. }
         | Ins::JumpUnlessPartBin { .. }
         | Ins::JumpUnlessTuple { .. }
         | Ins::Spare { .. }

@@ -345,8 +345,9 @@ enum Binding {
     /// The value in register `src` to variable register `dst`.
     Whole { src: Reg, dst: Reg },
     /// The parts of the node in register `node` to the variable registers `to` (`None`:
-    /// a wildcard, or a part the tests read into a temporary of its own). A node comes
-    /// before the nodes inside it.
+    /// a wildcard, or a part the tests read into a temporary of their own; a temporary:
+    /// a part a nested pattern tested in place, `Ins::JumpUnlessPartCtor`, and takes
+    /// apart). A node comes before the nodes inside it.
     Parts { node: Reg, to: Vec<Option<Reg>> },
 }
 
@@ -1259,8 +1260,11 @@ impl Compile<'_> {
         body: CodeId,
         reads: Option<&Slots>,
     ) -> Option<()> {
-        // A variable the body does not read is bound to nothing.
-        let read = |r: &Reg| reads.is_none_or(|l| l.has(*r as u32));
+        // A variable the body does not read is bound to nothing; a temporary holds a part
+        // that a pattern takes apart further (its `Binding` comes after its node's).
+        let temps = self.slots + self.captures;
+        let is_temp = move |r: Reg| r as u32 >= temps;
+        let read = |r: &Reg| is_temp(*r) || reads.is_none_or(|l| l.has(*r as u32));
         let matched = |b: &Binding| match b {
             Binding::Whole { src, .. } => *src,
             Binding::Parts { node, .. } => *node,
@@ -1294,7 +1298,12 @@ impl Compile<'_> {
                     // it apart twice).
                     let twice = again.iter().filter(|r| **r == node).count() > 1;
                     if reads.is_some() && (node as u32) < self.slots && !twice {
-                        self.pending.push(Pending { node, to });
+                        self.copy_parts(node, &to, is_temp)?;
+                        let to = to.into_iter().map(|r| r.filter(|r| !is_temp(*r)));
+                        self.pending.push(Pending {
+                            node,
+                            to: to.collect(),
+                        });
                         continue;
                     }
                     self.copy_parts(node, &to, |_| true)?;
@@ -1411,6 +1420,35 @@ impl Compile<'_> {
             match sub {
                 Pat::Wild => to.push(None),
                 Pat::Bind(s) => to.push(Some(self.slot(*s)?)),
+                // A constructor of variables (`Cons b rest`, `Empty`) is tested in place;
+                // its parts, if it has some, go to a temporary of its own as its node is
+                // taken apart (or copied), once every test passed.
+                Pat::Ctor(ctor, parts)
+                    if parts.iter().all(|p| matches!(p, Pat::Wild | Pat::Bind(_))) =>
+                {
+                    let (ctor, bare) = (*ctor, parts.is_empty());
+                    fails.push(self.emit(Ins::JumpUnlessPartCtor {
+                        r,
+                        i,
+                        bare,
+                        ctor,
+                        to: 0,
+                    }));
+                    if bare {
+                        to.push(None);
+                        continue;
+                    }
+                    let t = self.temp()?;
+                    to.push(Some(t));
+                    let mut vars = Vec::with_capacity(parts.len());
+                    for p in parts {
+                        vars.push(match p {
+                            Pat::Bind(s) => Some(self.slot(*s)?),
+                            _ => None,
+                        });
+                    }
+                    binds.push(Binding::Parts { node: t, to: vars });
+                }
                 _ => {
                     let t = self.temp()?;
                     self.emit(Ins::Part { dst: t, src: r, i });
@@ -1491,6 +1529,7 @@ impl Compile<'_> {
             | Ins::Jump { to }
             | Ins::JumpUnless { to, .. }
             | Ins::JumpUnlessCtor { to, .. }
+            | Ins::JumpUnlessPartCtor { to, .. }
             | Ins::JumpUnlessTuple { to, .. }
             | Ins::JumpUnlessBin { to, .. }
             | Ins::JumpUnlessPartBin { to, .. }
@@ -1533,6 +1572,7 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::TailCall { .. }
         | Ins::Ret { .. } => true,
         Ins::JumpUnlessCtor { .. }
+        | Ins::JumpUnlessPartCtor { .. }
         | Ins::JumpUnlessTuple { .. }
         | Ins::JumpUnlessPartBin { .. }
         | Ins::Part { .. }

@@ -98,6 +98,7 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
         Ins::JumpIf { r, .. }
         | Ins::JumpUnless { r, .. }
         | Ins::JumpUnlessCtor { r, .. }
+        | Ins::JumpUnlessPartCtor { r, .. }
         | Ins::JumpUnlessTuple { r, .. } => f(Read(r)),
         Ins::JumpUnlessBin { a, b, .. } | Ins::JumpUnlessPartBin { a, b, .. } => {
             f(Read(a));

@@ -172,6 +172,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         | Ins::JumpUnlessBinK { to, .. }
         | Ins::JumpUnless { to, .. }
         | Ins::JumpUnlessCtor { to, .. }
+        | Ins::JumpUnlessPartCtor { to, .. }
         | Ins::JumpUnlessTuple { to, .. } => Some(to),
         Ins::Const { .. }
         | Ins::Copy { .. }

@@ -1209,6 +1209,47 @@ fn comparisons_of_matched_parts_read_them_in_place() {
     }
 }
 
+/// A nested constructor pattern of variables (`Cons a (Cons b rest)`, `Cons _ Empty`)
+/// tests its part in place, before the node is taken apart: no `Part` copies it out
+/// first. Values, holes (a tail that is one) and the machine's match errors stay.
+#[test]
+fn nested_constructor_patterns_test_their_part_in_place() {
+    use super::kernel::Ins;
+    let second = "fn second : List (Option i32) -> i32 = \\xs -> match xs when Cons _ (Cons (Some v) _) -> v when Cons (Some v) Empty -> v + 100 when _ -> -1\n";
+    let program = format!("{MSORT}{second}");
+    let in_place = |i: &Ins| matches!(i, Ins::JumpUnlessPartCtor { .. });
+    // split's, msort's and sorted's; second's `Some v` and `Empty` of its second arm,
+    // and of its first the inner `Some v` (on a copy of the part it is nested in, whose
+    // pattern is not of variables alone).
+    assert_eq!(instructions_in(&program, in_place), 6);
+    let cases = [
+        ("msort [5, 3, 9, 1, 3]", "[1i32, 3i32, 3i32, 5i32, 9i32]"),
+        (
+            "split [1, 2, 3, 4, 5]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+        ),
+        ("sorted (msort (upto 500))", "true"),
+    ];
+    assert_kernel_values(&program, 6, &cases);
+    // (One call of a short function: the kernel counts about the machine's steps.)
+    for (call, value) in [
+        ("second [None, Some 4]", "4i32"),
+        ("second [Some 3]", "103i32"),
+        ("second [Some 1, None]", "-1i32"),
+    ] {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert_eq!(outcome.as_deref(), Ok(value), "{call}");
+    }
+    for (call, hole) in [
+        ("split (Cons 1 (Cons 2 ?t))", "?t"),
+        ("msort (Cons 4 ?q)", "?q"),
+        ("second (Cons None ?r)", "?r"),
+    ] {
+        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
+        assert!(outcome.expect("runs").contains(hole), "{call}");
+    }
+}
+
 /// A call whose result is a part of the node its frame returns (`Cons x (merge xt ys)`,
 /// a tree's `Node k (insert x l) r`, `Cons (f x) (my_map f rest)`) runs as a tail call
 /// that fills the node's hole: the machine's values, holes, errors, gas and stack limit.
