@@ -344,11 +344,17 @@ impl Register for Value {
         n: u8,
         keep: bool,
     ) -> Option<()> {
-        let Value::Node(mut rc) = std::mem::take(&mut f[src as usize]) else {
+        let Value::Node(rc) = &mut f[src as usize] else {
             return None;
         };
-        if let Some(node) = Rc::get_mut(&mut rc) {
-            match &mut node.fields[..] {
+        // A node nothing else holds is emptied where it is, and stays there if `keep`.
+        if let Some(node) = Rc::get_mut(rc) {
+            let fields: *mut Fields = &mut node.fields;
+            // SAFETY: the node's memory is the heap's, held by register `src` alone; the
+            // parts go to other registers (`put` releases one meant for `src` itself), and
+            // `src` is left as it is until they are all out.
+            let fields = unsafe { &mut *fields };
+            match &mut fields[..] {
                 // A list cell or a pair, most often: without a loop.
                 [a, b] if n == 2 => {
                     let (pa, pb) = (std::mem::take(a), std::mem::take(b));
@@ -362,11 +368,14 @@ impl Register for Value {
                 }
                 _ => return None,
             }
-            if keep {
-                f[src as usize].set(Value::Node(rc));
+            if !keep {
+                std::mem::take(&mut f[src as usize]).release();
             }
             return Some(());
         }
+        let Value::Node(rc) = std::mem::take(&mut f[src as usize]) else {
+            return None;
+        };
         if rc.fields.len() != n as usize {
             return None;
         }
