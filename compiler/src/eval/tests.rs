@@ -830,6 +830,14 @@ fn kernel_outcome(code: &str, limits: Limits) -> (Result<String, RunError>, bool
     (on, ran)
 }
 
+/// Checks that `code` runs, with kernels as without them, to a value that shows `hole`,
+/// an indeterminate value (a hole, an `error`): the kernels gave the call back to the
+/// machine, which keeps it.
+fn assert_keeps_hole(code: &str, hole: &str) {
+    let (outcome, _) = kernel_outcome(code, Limits::default());
+    assert!(outcome.expect("runs").contains(hole), "{code}");
+}
+
 /// `kernel_outcome`, and how many calls the kernels gave back to the machine.
 fn kernel_run(code: &str, limits: Limits) -> (Result<String, RunError>, bool, u64) {
     let (on, on_steps, give_ups) = run_limited(code, &limits);
@@ -974,10 +982,8 @@ fn kernels_leave_out_the_constructor_tests_earlier_arms_decide() {
     ];
     assert_kernel_values(&program, 4, &cases);
     // A hole as the scrutinee: the first test gives the call back to the machine.
-    let (outcome, _) = kernel_outcome(&format!("{program}area ?s"), Limits::default());
-    assert!(outcome.expect("runs").contains("?s"));
-    let (outcome, _) = kernel_outcome(&format!("{program}both [1] ?ys"), Limits::default());
-    assert!(outcome.expect("runs").contains("?ys"));
+    assert_keeps_hole(&format!("{program}area ?s"), "?s");
+    assert_keeps_hole(&format!("{program}both [1] ?ys"), "?ys");
 }
 
 /// Records in kernels: a record pattern's fields bound by name (in another order than the
@@ -1006,11 +1012,10 @@ fn grow : i32 -> Item -> Item = \\n it -> if n == 0 then it else grow (n - 1) (b
     ];
     let cases: Vec<(&str, &str)> = cases.iter().map(|(c, v)| (*c, v.as_str())).collect();
     assert_kernel_values(program, 5, &cases);
-    let (outcome, _) = kernel_outcome(
+    assert_keeps_hole(
         &format!("{program}bump (Item {{ id = ?j, count = 1, done = true }})"),
-        Limits::default(),
+        "?j",
     );
-    assert!(outcome.expect("runs").contains("?j"));
     let (outcome, _) = kernel_outcome(
         &format!("{program}total (Item {{ id = ?i, count = 1, done = false }})"),
         Limits::default(),
@@ -1204,8 +1209,7 @@ fn comparisons_of_matched_parts_read_them_in_place() {
         ("merge [1, 3, ?h, 7] [2, 4, 6]", "?h"),
         ("merge_s [\"x\"] [?s]", "?s"),
     ] {
-        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
-        assert!(outcome.expect("runs").contains(hole), "{call}");
+        assert_keeps_hole(&format!("{program}{call}"), hole);
     }
 }
 
@@ -1245,8 +1249,7 @@ fn nested_constructor_patterns_test_their_part_in_place() {
         ("msort (Cons 4 ?q)", "?q"),
         ("second (Cons None ?r)", "?r"),
     ] {
-        let (outcome, _) = kernel_outcome(&format!("{program}{call}"), Limits::default());
-        assert!(outcome.expect("runs").contains(hole), "{call}");
+        assert_keeps_hole(&format!("{program}{call}"), hole);
     }
 }
 
@@ -1282,11 +1285,7 @@ fn calls_into_the_node_returned_fill_it_and_keep_values_errors_and_limits() {
     ];
     assert_kernel_values(&program, 7, &cases);
     // A hole in the list: the call goes back to the machine, which keeps it.
-    let (outcome, _) = kernel_outcome(
-        &format!("{program}my_map (\\x -> x + 1) [1, ?h, 3]"),
-        Limits::default(),
-    );
-    assert!(outcome.expect("runs").contains("?h"));
+    assert_keeps_hole(&format!("{program}my_map (\\x -> x + 1) [1, ?h, 3]"), "?h");
     // An error met after nodes were linked: the machine's.
     let divide = "fn divide : i32 -> List i32 = \\n -> if n == 0 then Cons (10 % n) Empty else Cons n (divide (n - 1))\ndivide 50";
     let (outcome, _) = kernel_outcome(divide, Limits::default());
@@ -1415,8 +1414,7 @@ fn reverse_turns_lists_nothing_else_holds_around_and_leaves_shared_ones() {
         .as_str())
     );
     // A hole in the list reversed: the machine's stuck value, as before.
-    let (outcome, _) = kernel_outcome("zip [1, 2] (Cons 3 ?t)", Limits::default());
-    assert!(outcome.expect("runs").contains("?t"));
+    assert_keeps_hole("zip [1, 2] (Cons 3 ?t)", "?t");
 }
 
 #[test]
@@ -1712,11 +1710,9 @@ fn a_kernel_leaves_every_register_empty() {
 fn indeterminate_parts_errors_and_limits_in_data_kernels_are_the_machines() {
     // A hole inside a list: the kernel compares it, gives up, and the machine's
     // indeterminate result stands.
-    let (outcome, _) = kernel_outcome(&format!("{MSORT}msort [3, ?h, 1]"), Limits::default());
-    assert!(outcome.expect("runs").contains("?h"));
+    assert_keeps_hole(&format!("{MSORT}msort [3, ?h, 1]"), "?h");
     // A hole passed along and built into the result without being looked at.
-    let (outcome, _) = kernel_outcome(&format!("{MSORT}split [?a, 2, ?b]"), Limits::default());
-    assert!(outcome.expect("runs").contains("?b"));
+    assert_keeps_hole(&format!("{MSORT}split [?a, 2, ?b]"), "?b");
     // No arm matches; `error` (indeterminate); overflow in an element.
     let head = "fn head : List i32 -> i32 = \\xs -> match xs when Cons x _ -> x\n";
     let (outcome, _) = kernel_outcome(
@@ -1725,8 +1721,7 @@ fn indeterminate_parts_errors_and_limits_in_data_kernels_are_the_machines() {
     );
     assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
     let boom = "fn at : i32 -> List i32 -> i32 = \\i xs -> match xs when Empty -> error \"short\" when Cons x rest -> if i == 0 then x else at (i - 1) rest\n";
-    let (outcome, _) = kernel_outcome(&format!("{boom}at 5 [1, 2]"), Limits::default());
-    assert!(outcome.expect("runs").contains("short"));
+    assert_keeps_hole(&format!("{boom}at 5 [1, 2]"), "short");
     let sum = "fn sum : List i32 -> i32 = \\xs -> match xs when Empty -> 0 when Cons x rest -> x + sum rest\n";
     let (outcome, _) = kernel_outcome(&format!("{sum}sum [2147483647, 1]"), Limits::default());
     assert!(matches!(outcome, Err(RunError::Runtime(_))), "{outcome:?}");
