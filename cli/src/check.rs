@@ -33,6 +33,7 @@ pub fn run(args: &CheckArgs, color: ColorMode) -> Status {
         return Status::Failure;
     };
 
+    crate::pages::huge_for_sources(sources.iter().map(|(_, text)| text.len()).sum());
     let mut db = Database::new();
     let status = check_sources(&mut db, sources, args, color);
     // The process ends right after: freeing the database's caches would only cost time (a

@@ -8,6 +8,7 @@ mod ide;
 mod lsp;
 mod mcp;
 mod modules;
+mod pages;
 mod playground;
 mod render;
 mod run;
@@ -59,9 +60,14 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    pages::small_while_starting();
     // The arguments are parsed on the large stack too (`stack`).
     let status = stack::run_with_large_stack(|| {
         let cli = Cli::parse();
+        // `check` and `run` turn huge pages back on themselves, where their work begins.
+        if !matches!(cli.command, Command::Check(_) | Command::Run(_)) {
+            pages::huge_from_now();
+        }
         match cli.command {
             Command::Check(args) => check::run(&args, cli.color),
             Command::Run(args) => run::run(&args, cli.color),

@@ -73,6 +73,7 @@ pub fn run(args: &RunArgs, color: ColorMode) -> Status {
     let Some((path, text)) = read_program(args) else {
         return Status::Failure;
     };
+    crate::pages::huge_for_sources(text.len());
     let mut db = Database::new();
     let status = run_program(&mut db, path, text, args, color);
     // The process ends right after: freeing the database's caches (the prelude's syntax
@@ -124,6 +125,7 @@ fn run_program(
         interrupt,
         ..Limits::default()
     };
+    crate::pages::huge_from_now();
     let outcome = eval::run_file(db, file, &limits);
     let errors_status = if has_errors && !args.allow_errors {
         Some(Status::Errors)
