@@ -221,6 +221,20 @@ pub(super) enum Ins {
         hole: u8,
         fresh: bool,
     },
+    /// `Unpack` of the pair in register `src` (kept) into registers `to`, just before the
+    /// `Link` of a node of `kind` in its memory that keeps its part `1 - hole`, read from
+    /// register `to[1 - hole]` (merge's `Cons x (merge xt ys)`, a copy's `Cons x (copy xt)`:
+    /// `kernel_relink`). Where nothing else holds the pair, it does the `Link` too, and
+    /// the code goes on after it: that part stays where it is, part `hole` moves to
+    /// register `to[hole]`, register `to[1 - hole]` is emptied (the `Link` would have
+    /// emptied it), and the pair, relabelled, is linked with its hole there. Otherwise it
+    /// is the `Unpack`, and the `Link` runs.
+    Relink {
+        kind: NodeKind,
+        src: Reg,
+        to: [Reg; 2],
+        hole: u8,
+    },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
     /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
     /// register `to[i]`, moved out where nothing else holds the node and copied
@@ -409,6 +423,22 @@ pub(super) fn keeps(keep: u8, i: usize) -> bool {
 
 // An instruction is loaded at each dispatch: it stays 16 bytes.
 const _: () = assert!(std::mem::size_of::<Ins>() == 16);
+
+impl Ins {
+    /// The `Unpack` a `Relink` does where it does not do the `Link` after it as well
+    /// (`None` for any other instruction).
+    pub(super) fn as_unpack(&self) -> Option<Ins> {
+        let Ins::Relink { src, to, .. } = *self else {
+            return None;
+        };
+        Some(Ins::Unpack {
+            src,
+            to: [to[0], to[1], 0, 0],
+            n: 2,
+            keep: true,
+        })
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Kernel {
@@ -901,6 +931,23 @@ impl Kernels {
                         let parts = &mut f[base as usize..base as usize + n as usize];
                         R::link(&mut chain, kind, parts, hole, token).or_give_up()?;
                         linked += 1;
+                    }
+                    Ins::Relink {
+                        kind,
+                        src,
+                        to,
+                        hole,
+                    } => {
+                        if R::LINKS
+                            && depth!() < max_depth
+                            && R::relink(f, &mut chain, kind, src, to, hole)
+                        {
+                            linked += 1;
+                            // SAFETY: the `Link` it did follows (`kernel_relink`).
+                            ip = unsafe { ip.add(1) };
+                        } else {
+                            R::unpack_cold(f, src, [to[0], to[1], 0, 0], 2, true).or_give_up()?;
+                        }
                     }
                     Ins::Unpack { src, to, n, keep } => {
                         R::unpack(f, src, to, n, keep).or_give_up()?;

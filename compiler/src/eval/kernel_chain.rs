@@ -16,22 +16,14 @@
 
 use super::kernel::{Ins, Kernel, Reg, Regs};
 use super::kernel_live::uses;
-use super::kernel_peephole::{compact, target};
+use super::kernel_peephole::{compact, landed, target};
 
 /// Rewrites each call whose result is a part of the node returned right after it (but
 /// for moves between them that the call does not disturb) into `Ins::Link` and a tail
 /// call. Run once the frames are laid out (`kernel_frames`), before the clears are placed
 /// (`kernel_clears`, which sets the tail call's).
 pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
-    let mut landed = vec![false; code.len() + 1];
-    for k in kernels.iter() {
-        landed[k.entry as usize] = true;
-    }
-    for ins in code.iter_mut() {
-        if let Some(to) = target(ins) {
-            landed[*to as usize] = true;
-        }
-    }
+    let landed = landed(code, kernels);
     let mut tails = Vec::new();
     for i in 0..code.len() {
         let Ins::Call {

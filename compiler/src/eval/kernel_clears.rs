@@ -398,6 +398,11 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             s.remove_range(base as usize, n as usize);
             s.add(dst as usize);
         }
+        // (Where it does the `Link` after it as well, that `Link` tells the rest.)
+        Ins::Relink { .. } => {
+            let unpack = ins.as_unpack().expect("a relink is an unpack");
+            s = after(&unpack, entries, consts, s);
+        }
         // (`Spare` keeps the emptied node in its register; a comparison of parts read in
         // place tells nothing of the registers that hold their nodes.)
         Ins::Jump { .. }

@@ -173,6 +173,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     super::kernel_frames::shrink(&mut b.code, &b.kernels);
     super::kernel_chain::link_calls(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
+    super::kernel_relink::fuse(&mut b.code, &b.kernels);
     link(&mut b.code, &b.kernels);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.
@@ -1581,6 +1582,7 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::NodeRet { .. }
         | Ins::NodeInRet { .. }
         | Ins::Link { .. }
+        | Ins::Relink { .. }
         | Ins::Unpack { .. }
         | Ins::Spare { .. }
         | Ins::Fields { .. }

@@ -146,6 +146,14 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
                 f(Both(token));
             }
         }
+        // (Those of the `Unpack` it is: the `Link` after it names its own. Made last, once
+        // no pass renames registers.)
+        Ins::Relink { src, to, .. } => {
+            f(Both(src));
+            for r in to.iter_mut() {
+                f(Write(r));
+            }
+        }
         Ins::Unpack { src, to, n, .. } => {
             let was = *src;
             f(Both(src));

@@ -161,6 +161,21 @@ pub(super) fn relayout(
     }
 }
 
+/// Whether each instruction of `code` (and the end) is one a jump or a kernel's entry
+/// lands on.
+pub(super) fn landed(code: &mut [Ins], kernels: &[Kernel]) -> Vec<bool> {
+    let mut landed = vec![false; code.len() + 1];
+    for k in kernels {
+        landed[k.entry as usize] = true;
+    }
+    for ins in code.iter_mut() {
+        if let Some(to) = target(ins) {
+            landed[*to as usize] = true;
+        }
+    }
+    landed
+}
+
 /// The instruction index a jump goes to. (Every kind is listed: a new one that jumps
 /// must be added here.)
 pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
@@ -186,6 +201,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         | Ins::NodeRet { .. }
         | Ins::NodeInRet { .. }
         | Ins::Link { .. }
+        | Ins::Relink { .. }
         | Ins::Unpack { .. }
         | Ins::Spare { .. }
         | Ins::Clear { .. }

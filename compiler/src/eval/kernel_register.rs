@@ -72,6 +72,18 @@ pub(super) trait Register: Clone + Default {
         hole: u8,
         token: Self,
     ) -> Option<()>;
+    /// `Ins::Relink` on frame `f` where the pair in register `src` is held there alone:
+    /// its part `hole` moved to register `to[hole]`, register `to[1 - hole]` emptied, and
+    /// the pair, relabelled `kind` and its other part where it was, linked into `chain`
+    /// with its hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
+    fn relink(
+        f: &mut [Self; MAX_REGS],
+        chain: &mut Chain<Self>,
+        kind: NodeKind,
+        src: Reg,
+        to: [Reg; 2],
+        hole: u8,
+    ) -> bool;
     /// The first node of `chain` (not empty), once `v` fills the last one's hole; `chain`
     /// is emptied.
     fn close(chain: &mut Chain<Self>, v: Self) -> Self;
@@ -86,6 +98,19 @@ pub(super) trait Register: Clone + Default {
         n: u8,
         keep: bool,
     ) -> Option<()>;
+    /// `unpack` out of line, for `Ins::Relink` where it cannot link: the run loop keeps
+    /// one copy of `unpack` inline, `Ins::Unpack`'s (two made it call one out of line).
+    #[inline(never)]
+    #[cold]
+    fn unpack_cold(
+        f: &mut [Self; MAX_REGS],
+        src: Reg,
+        to: [Reg; MAX_UNPACK],
+        n: u8,
+        keep: bool,
+    ) -> Option<()> {
+        Self::unpack(f, src, to, n, keep)
+    }
     /// `v` with its parts released, where it is a node nothing else holds (its memory kept
     /// for `node_in`); empty otherwise.
     fn spare(v: Self) -> Self;
@@ -334,6 +359,32 @@ impl Register for Value {
     #[inline(always)]
     fn close(chain: &mut Chain<Value>, v: Value) -> Value {
         chain.close(v)
+    }
+
+    #[inline(always)]
+    fn relink(
+        f: &mut [Value; MAX_REGS],
+        chain: &mut Chain<Value>,
+        kind: NodeKind,
+        src: Reg,
+        to: [Reg; 2],
+        hole: u8,
+    ) -> bool {
+        let hole = hole as usize & 1;
+        let Value::Node(rc) = &mut f[src as usize] else {
+            return false;
+        };
+        let Some(items) = Node::reuse_pair(rc, kind) else {
+            return false;
+        };
+        let part = std::mem::take(&mut items[hole]);
+        let slot: *mut Value = &mut items[hole];
+        // The pair moves to the chain; `slot` stays in its memory, on the heap.
+        let pair = std::mem::take(&mut f[src as usize]);
+        chain.push(pair, slot);
+        f[to[hole] as usize].set(part);
+        f[to[1 - hole] as usize].set(Value::Unit);
+        true
     }
 
     #[inline(always)]
@@ -621,6 +672,17 @@ impl Register for Scalar {
 
     fn link(_: &mut Chain<Scalar>, _: NodeKind, _: &mut [Scalar], _: u8, _: Scalar) -> Option<()> {
         None
+    }
+
+    fn relink(
+        _: &mut [Scalar; MAX_REGS],
+        _: &mut Chain<Scalar>,
+        _: NodeKind,
+        _: Reg,
+        _: [Reg; 2],
+        _: u8,
+    ) -> bool {
+        false
     }
 
     fn close(chain: &mut Chain<Scalar>, v: Scalar) -> Scalar {

@@ -16,6 +16,7 @@ mod kernel_frames;
 mod kernel_live;
 mod kernel_peephole;
 mod kernel_register;
+mod kernel_relink;
 pub mod liveness;
 pub mod lower;
 pub mod machine;

@@ -1213,6 +1213,54 @@ fn comparisons_of_matched_parts_read_them_in_place() {
     }
 }
 
+/// A cell a `match` took apart and a branch builds again in its memory with the same
+/// head and a call's result as its tail (merge's `Cons x (merge xt ys)`, a copy's
+/// `Cons x (copy xt)`) is relinked: one `Ins::Relink` moves the tail out and links the
+/// cell, its head left where it is. A list held elsewhere too (its cells shared), a hole
+/// in the tail, a long list beyond the kernels' depth and a small budget of gas give
+/// what the machine gives.
+#[test]
+fn cells_rebuilt_around_their_head_are_relinked() {
+    use super::kernel::Ins;
+    let copy = "fn copy : List i32 -> List i32 = \\xs -> match xs when Empty -> xs when Cons x xt -> Cons x (copy xt)\n";
+    let program = format!("{MERGE}{copy}");
+    assert_eq!(
+        instructions_in(&program, |i| matches!(i, Ins::Relink { .. })),
+        3
+    );
+    let cases = [
+        (
+            "merge [1, 4, 6] [2, 3, 7, 9]",
+            "[1i32, 2i32, 3i32, 4i32, 6i32, 7i32, 9i32]",
+        ),
+        ("copy [3, -1, 4]", "[3i32, -1i32, 4i32]"),
+        (
+            "let xs = [1, 5, 9] in (merge xs [2, 3], copy xs, xs)",
+            "([1i32, 2i32, 3i32, 5i32, 9i32], [1i32, 5i32, 9i32], [1i32, 5i32, 9i32])",
+        ),
+    ];
+    assert_kernel_values(&program, 2, &cases);
+    assert_keeps_hole(&format!("{program}copy (Cons 1 (Cons 2 ?t))"), "?t");
+    assert_keeps_hole(&format!("{program}merge (Cons 1 ?t) [5]"), "?t");
+    let upto = "fn upto : i32 -> List i32 -> List i32 = \\k acc -> if k == 0 then acc else upto (k - 1) (Cons k acc)\n";
+    let long = format!("{program}{upto}count (copy (upto 60000 Empty))");
+    let (outcome, _) = kernel_outcome(&long, Limits::default());
+    assert_eq!(outcome.as_deref(), Ok("60000i32"));
+    let small = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&long, small);
+    assert_eq!(outcome, Err(RunError::StackOverflow));
+    // (The kernels count fewer steps than the machine: a budget that both run out of.)
+    let little_gas = Limits {
+        gas: Some(1_000),
+        ..Limits::default()
+    };
+    let (outcome, _) = kernel_outcome(&long, little_gas);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 1_000 }));
+}
+
 /// A nested constructor pattern of variables (`Cons a (Cons b rest)`, `Cons _ Empty`)
 /// tests its part in place, before the node is taken apart: no `Part` copies it out
 /// first. Values, holes (a tail that is one) and the machine's match errors stay.
