@@ -1,14 +1,33 @@
 //! Peephole passes over the kernels' code once every kernel is compiled: work a return
-//! does anyway is left to it (`return_in_place`, `needless_clears`), and the
-//! instructions left with nothing to do are taken out (`compact`).
+//! does anyway is left to it (`return_in_place`, `needless_clears`), a test the
+//! `Unpack` after it makes anyway goes (`needless_tuple_tests`), and the instructions
+//! left with nothing to do are taken out (`compact`).
 
 use super::kernel::{Ins, Kernel, Reg, Regs};
 
 /// Runs the passes over `code`, whose kernels start at their `entry`.
 pub(super) fn tidy(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     return_in_place(code);
-    let dead = needless_clears(code, kernels);
+    let mut dead = needless_clears(code, kernels);
+    needless_tuple_tests(code, &mut dead);
     compact(code, kernels, &dead);
+}
+
+/// Marks `dead` each `JumpUnlessTuple` that gives up where the tuple is not there and is
+/// followed by the `Unpack` of its register into as many parts (`match (split rest) when
+/// (l, r) -> ...`): the value has the tuple's type, so it is a tuple of those parts or
+/// indeterminate, and the `Unpack` gives up on an indeterminate value as the test did.
+fn needless_tuple_tests(code: &[Ins], dead: &mut [bool]) {
+    for i in 0..code.len().saturating_sub(1) {
+        let Ins::JumpUnlessTuple { r, n, to } = code[i] else {
+            continue;
+        };
+        let gives_up = matches!(code.get(to as usize), Some(Ins::GiveUp));
+        let unpacked = matches!(code[i + 1], Ins::Unpack { src, n: m, .. } if src == r && m == n);
+        if n > 0 && gives_up && unpacked {
+            dead[i] = true;
+        }
+    }
 }
 
 /// Code just before a `Ret` that the return does anyway becomes that return: a move or

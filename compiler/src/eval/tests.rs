@@ -1213,6 +1213,29 @@ fn comparisons_of_matched_parts_read_them_in_place() {
     }
 }
 
+/// A tuple pattern on a call's result, in the one arm of its `match`, is tested by the
+/// `Unpack` that takes the tuple apart (no `JumpUnlessTuple` before it): an indeterminate
+/// result (a hole the call found) still goes back to the machine, which keeps it.
+#[test]
+fn a_tuple_taken_apart_is_not_tested_first() {
+    use super::kernel::Ins;
+    let pick = "fn pick : List (i32, i32) -> (i32, i32) = \\xs -> match xs when Cons p _ -> p when Empty -> (0, 1)\n";
+    let product =
+        "fn product : List (i32, i32) -> i32 = \\xs -> match (pick xs) when (a, b) -> a * b\n";
+    let program = format!("{MSORT}{pick}{product}");
+    assert_eq!(
+        instructions_in(&program, |i| matches!(i, Ins::JumpUnlessTuple { .. })),
+        0
+    );
+    let cases = [
+        ("msort [4, 1, 3]", "[1i32, 3i32, 4i32]"),
+        ("product [(3, 4), (5, 6)]", "12i32"),
+        ("product []", "0i32"),
+    ];
+    assert_kernel_values(&program, 7, &cases);
+    assert_keeps_hole(&format!("{program}product [?p]"), "?p");
+}
+
 /// A cell a `match` took apart and a branch builds again in its memory with the same
 /// head and a call's result as its tail (merge's `Cons x (merge xt ys)`, a copy's
 /// `Cons x (copy xt)`) is relinked: one `Ins::Relink` moves the tail out and links the
