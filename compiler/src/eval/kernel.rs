@@ -221,18 +221,19 @@ pub(super) enum Ins {
         hole: u8,
         fresh: bool,
     },
-    /// `Unpack` of the pair in register `src` (kept) into registers `to`, just before the
-    /// `Link` of a node of `kind` in its memory that keeps its part `1 - hole`, read from
-    /// register `to[1 - hole]` (merge's `Cons x (merge xt ys)`, a copy's `Cons x (copy xt)`:
-    /// `kernel_relink`). Where nothing else holds the pair, it does the `Link` too, and
-    /// the code goes on after it: that part stays where it is, part `hole` moves to
-    /// register `to[hole]`, register `to[1 - hole]` is emptied (the `Link` would have
-    /// emptied it), and the pair, relabelled, is linked with its hole there. Otherwise it
-    /// is the `Unpack`, and the `Link` runs.
+    /// `Unpack` of the pair in register `src` (kept), its part `hole` to register `part`
+    /// and the other to register `kept`, just before the `Link` of a node of `kind` in
+    /// its memory that keeps that other part, read from register `kept` (merge's
+    /// `Cons x (merge xt ys)`, a copy's `Cons x (copy xt)`: `kernel_relink`). Where
+    /// nothing else holds the pair, it does the `Link` too, and the code goes on after
+    /// it: the kept part stays where it is, part `hole` moves to register `part`, register
+    /// `kept` is emptied (the `Link` would have emptied it), and the pair, relabelled, is
+    /// linked with its hole there. Otherwise it is the `Unpack`, and the `Link` runs.
     Relink {
         kind: NodeKind,
         src: Reg,
-        to: [Reg; 2],
+        part: Reg,
+        kept: Reg,
         hole: u8,
     },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
@@ -428,8 +429,20 @@ impl Ins {
     /// The `Unpack` a `Relink` does where it does not do the `Link` after it as well
     /// (`None` for any other instruction).
     pub(super) fn as_unpack(&self) -> Option<Ins> {
-        let Ins::Relink { src, to, .. } = *self else {
+        let Ins::Relink {
+            src,
+            part,
+            kept,
+            hole,
+            ..
+        } = *self
+        else {
             return None;
+        };
+        let to = if hole == 0 {
+            [part, kept]
+        } else {
+            [kept, part]
         };
         Some(Ins::Unpack {
             src,
@@ -935,18 +948,22 @@ impl Kernels {
                     Ins::Relink {
                         kind,
                         src,
-                        to,
+                        part,
+                        kept,
                         hole,
                     } => {
                         if R::LINKS
                             && depth!() < max_depth
-                            && R::relink(f, &mut chain, kind, src, to, hole)
+                            && R::relink(f, &mut chain, kind, src, [part, kept], hole)
                         {
                             linked += 1;
                             // SAFETY: the `Link` it did follows (`kernel_relink`).
                             ip = unsafe { ip.add(1) };
                         } else {
-                            R::unpack_cold(f, src, [to[0], to[1], 0, 0], 2, true).or_give_up()?;
+                            let Some(Ins::Unpack { to, .. }) = ins.as_unpack() else {
+                                unreachable!("a relink is an unpack")
+                            };
+                            R::unpack_cold(f, src, to, 2, true).or_give_up()?;
                         }
                     }
                     Ins::Unpack { src, to, n, keep } => {

@@ -148,11 +148,12 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
         }
         // (Those of the `Unpack` it is: the `Link` after it names its own. Made last, once
         // no pass renames registers.)
-        Ins::Relink { src, to, .. } => {
+        Ins::Relink {
+            src, part, kept, ..
+        } => {
             f(Both(src));
-            for r in to.iter_mut() {
-                f(Write(r));
-            }
+            f(Write(part));
+            f(Write(kept));
         }
         Ins::Unpack { src, to, n, .. } => {
             let was = *src;

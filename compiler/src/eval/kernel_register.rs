@@ -73,15 +73,15 @@ pub(super) trait Register: Clone + Default {
         token: Self,
     ) -> Option<()>;
     /// `Ins::Relink` on frame `f` where the pair in register `src` is held there alone:
-    /// its part `hole` moved to register `to[hole]`, register `to[1 - hole]` emptied, and
-    /// the pair, relabelled `kind` and its other part where it was, linked into `chain`
-    /// with its hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
+    /// its part `hole` moved to register `part`, register `kept` emptied, and the pair,
+    /// relabelled `kind` and its other part where it was, linked into `chain` with its
+    /// hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
     fn relink(
         f: &mut [Self; MAX_REGS],
         chain: &mut Chain<Self>,
         kind: NodeKind,
         src: Reg,
-        to: [Reg; 2],
+        regs: [Reg; 2],
         hole: u8,
     ) -> bool;
     /// The first node of `chain` (not empty), once `v` fills the last one's hole; `chain`
@@ -367,7 +367,7 @@ impl Register for Value {
         chain: &mut Chain<Value>,
         kind: NodeKind,
         src: Reg,
-        to: [Reg; 2],
+        [part_reg, kept]: [Reg; 2],
         hole: u8,
     ) -> bool {
         let hole = hole as usize & 1;
@@ -382,8 +382,8 @@ impl Register for Value {
         // The pair moves to the chain; `slot` stays in its memory, on the heap.
         let pair = std::mem::take(&mut f[src as usize]);
         chain.push(pair, slot);
-        f[to[hole] as usize].set(part);
-        f[to[1 - hole] as usize].set(Value::Unit);
+        f[part_reg as usize].set(part);
+        f[kept as usize].set(Value::Unit);
         true
     }
 

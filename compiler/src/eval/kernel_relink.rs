@@ -51,7 +51,8 @@ pub(super) fn fuse(code: &mut [Ins], kernels: &[Kernel]) {
             code[i - 1] = Ins::Relink {
                 kind,
                 src,
-                to,
+                part: to[hole as usize],
+                kept: to[stays],
                 hole,
             };
         }
