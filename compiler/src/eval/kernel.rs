@@ -1035,10 +1035,16 @@ impl Kernels {
                         ..
                     } => {
                         tick(budget)?;
-                        for i in 0..n {
-                            if keeps(keep, i as usize) {
-                                continue;
-                            }
+                        // The arguments to move (`keeps`: past the eighth, all of them),
+                        // as bits for the first 63: a loop over those alone.
+                        let mut moves = !u64::from(keep) & (1u64 << n.min(63)).wrapping_sub(1);
+                        while moves != 0 {
+                            let i = moves.trailing_zeros() as u8;
+                            moves &= moves - 1;
+                            let v = f[base.wrapping_add(i) as usize].take();
+                            f[i as usize].set(v);
+                        }
+                        for i in 63..n {
                             let v = f[base.wrapping_add(i) as usize].take();
                             f[i as usize].set(v);
                         }

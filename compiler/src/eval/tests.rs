@@ -1213,6 +1213,23 @@ fn comparisons_of_matched_parts_read_them_in_place() {
     }
 }
 
+/// A tail call moves the arguments that are not already in their parameter's register:
+/// eight parameters, some passed on in place and two swapped; and the mutual tail calls
+/// of a `let rec` whose members capture ten values, which move more than eight
+/// registers (past what a tail call's `keep` bits cover).
+#[test]
+fn tail_calls_move_every_argument_that_is_not_in_place() {
+    let rot = "fn rot : i32 -> i32 -> i32 -> i32 -> i32 -> i32 -> i32 -> i32 -> i32 = \\k p1 p2 p3 p4 p5 p6 p7 -> if k == 0 then p1 * 1000 + p2 * 100 + p3 * 10 + p7 else rot (k - 1) p1 p3 p2 p4 p5 p6 p7\n";
+    let captures = "fn captures : i32 -> i32 = \\n ->\n  let a = n + 1, b = n + 2, c = n + 3, d = n + 4, e = n + 5, f = n + 6, g = n + 7, h = n + 8, i = n + 9, j = n + 10 in\n  let rec\n    ping = \\k acc -> if k == 0 then acc + a + b + c + d + e + f + g + h + i + j else pong (k - 1) (acc + 1),\n    pong = \\k acc -> ping k (acc * 2)\n  in ping 5 0\n";
+    let program = format!("{rot}{captures}");
+    let cases = [
+        ("rot 3 1 2 3 4 5 6 7", "1327i32"),
+        ("rot 4 1 2 3 4 5 6 7", "1237i32"),
+        ("captures 0", "117i32"),
+    ];
+    assert_kernel_values(&program, 2, &cases);
+}
+
 /// A tuple pattern on a call's result, in the one arm of its `match`, is tested by the
 /// `Unpack` that takes the tuple apart (no `JumpUnlessTuple` before it): an indeterminate
 /// result (a hole the call found) still goes back to the machine, which keeps it.
