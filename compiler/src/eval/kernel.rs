@@ -190,6 +190,17 @@ pub(super) enum Ins {
         n: u8,
         token: Reg,
     },
+    /// `NodeIn` of two parts read from registers `a` and `b`, which need not be a run
+    /// (`kernel_peephole::pairs_in_place`): `split`'s `(Cons a l, Cons b r)` builds its
+    /// two cells of the registers the parts are in, not of copies moved next to each
+    /// other first.
+    NodeInPair {
+        kind: NodeKind,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        token: Reg,
+    },
     /// `Node` returned at once (a `Node` just before the `Ret` of its register): the
     /// node is the frame's result, never stored in a register (read back whole, a value
     /// just written as a tag and a payload stalls the processor).
@@ -910,6 +921,18 @@ impl Kernels {
                         token,
                     } => {
                         let v = node_in(f, kind, base, n, token)?;
+                        f[dst as usize].set(v);
+                    }
+                    Ins::NodeInPair {
+                        kind,
+                        dst,
+                        a,
+                        b,
+                        token,
+                    } => {
+                        let token = f[token as usize].take();
+                        let (a, b) = (f[a as usize].take(), f[b as usize].take());
+                        let v = R::node_in_pair(kind, a, b, token).or_give_up()?;
                         f[dst as usize].set(v);
                     }
                     Ins::NodeRet {

@@ -347,6 +347,14 @@ fn after(ins: &Ins, entries: &[Set], consts: &[Value], mut s: Set) -> Set {
             s.remove(token as usize);
             s.add(dst as usize);
         }
+        Ins::NodeInPair {
+            dst, a, b, token, ..
+        } => {
+            s.remove(a as usize);
+            s.remove(b as usize);
+            s.remove(token as usize);
+            s.add(dst as usize);
+        }
         Ins::Link {
             base,
             n,

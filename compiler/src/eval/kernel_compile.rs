@@ -172,6 +172,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     super::kernel_coalesce::coalesce(&mut b.code, &mut b.kernels);
     super::kernel_frames::shrink(&mut b.code, &b.kernels);
     super::kernel_chain::link_calls(&mut b.code, &mut b.kernels);
+    super::kernel_peephole::pairs_in_place(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
     super::kernel_relink::fuse(&mut b.code, &b.kernels);
     link(&mut b.code, &b.kernels);
@@ -1579,6 +1580,7 @@ fn on_scalars(ins: &Ins, consts: &[Value]) -> bool {
         | Ins::Part { .. }
         | Ins::Node { .. }
         | Ins::NodeIn { .. }
+        | Ins::NodeInPair { .. }
         | Ins::NodeRet { .. }
         | Ins::NodeInRet { .. }
         | Ins::Link { .. }

@@ -127,6 +127,14 @@ pub(super) fn operands(ins: &mut Ins, kernels: &[Kernel], mut f: impl FnMut(Oper
             f(Both(token));
             f(Write(dst));
         }
+        Ins::NodeInPair {
+            dst, a, b, token, ..
+        } => {
+            f(Both(a));
+            f(Both(b));
+            f(Both(token));
+            f(Write(dst));
+        }
         Ins::NodeRet { base, n, .. } => f(run(base, *n as usize, true, true)),
         Ins::NodeInRet { base, n, token, .. } => {
             f(run(base, *n as usize, true, true));

@@ -180,6 +180,54 @@ pub(super) fn relayout(
     }
 }
 
+/// A `NodeIn` of two parts whose registers `Take`s just before it filled (the run of
+/// registers a node is built of) reads the parts where the `Take`s found them
+/// (`Ins::NodeInPair`), and the `Take`s go: `split`'s `(Cons a l, Cons b r)` builds both
+/// cells of one run above its call's frame, and moved three parts into it. Where a jump
+/// lands on the `NodeIn`, or between the `Take`s, they stay. Run before the clears are
+/// placed (`kernel_clears`): the run's registers keep what they held.
+pub(super) fn pairs_in_place(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
+    let landed = landed(code, kernels);
+    let mut dead = vec![false; code.len()];
+    for i in 0..code.len() {
+        let Ins::NodeIn {
+            kind,
+            dst,
+            base,
+            n: 2,
+            token,
+        } = code[i]
+        else {
+            continue;
+        };
+        let run = [base, base.wrapping_add(1)];
+        let mut from = run;
+        let mut j = i;
+        while j > 0 && !landed[j] {
+            let Ins::Take { dst: t, src } = code[j - 1] else {
+                break;
+            };
+            let k = usize::from(t.wrapping_sub(base));
+            if k > 1 || from[k] != t || run.contains(&src) || src == token || from.contains(&src) {
+                break;
+            }
+            from[k] = src;
+            dead[j - 1] = true;
+            j -= 1;
+        }
+        if from != run {
+            code[i] = Ins::NodeInPair {
+                kind,
+                dst,
+                a: from[0],
+                b: from[1],
+                token,
+            };
+        }
+    }
+    compact(code, kernels, &dead);
+}
+
 /// Whether each instruction of `code` (and the end) is one a jump or a kernel's entry
 /// lands on.
 pub(super) fn landed(code: &mut [Ins], kernels: &[Kernel]) -> Vec<bool> {
@@ -217,6 +265,7 @@ pub(super) fn target(ins: &mut Ins) -> Option<&mut u32> {
         | Ins::Part { .. }
         | Ins::Node { .. }
         | Ins::NodeIn { .. }
+        | Ins::NodeInPair { .. }
         | Ins::NodeRet { .. }
         | Ins::NodeInRet { .. }
         | Ins::Link { .. }

@@ -62,6 +62,11 @@ pub(super) trait Register: Clone + Default {
     /// `node` in the memory of the emptied node `token` keeps, where it keeps one of as
     /// many parts that nothing else holds.
     fn node_in(kind: NodeKind, parts: &mut [Self], token: Self) -> Option<Self>;
+    /// `node_in` of the two parts `a` and `b` (`Ins::NodeInPair`).
+    #[inline(always)]
+    fn node_in_pair(kind: NodeKind, a: Self, b: Self, token: Self) -> Option<Self> {
+        Self::node_in(kind, &mut [a, b], token)
+    }
     /// `Ins::Link`: the node `node_in` builds of `parts` in `token`'s memory, but part
     /// `hole` (left empty, its register as it was), linked into `chain` (`None`: the
     /// kernel gives up).
@@ -316,6 +321,21 @@ impl Register for Value {
             }
         }
         <Value as Register>::node(kind, parts)
+    }
+
+    /// A list cell or a pair in the memory of one, most often: its two slots written
+    /// where they are, without an array of the parts to drop afterwards.
+    #[inline(always)]
+    fn node_in_pair(kind: NodeKind, a: Value, b: Value, token: Value) -> Option<Value> {
+        if let Value::Node(mut rc) = token {
+            if let Some(items) = Node::reuse_pair(&mut rc, kind) {
+                items[0].set(a);
+                items[1].set(b);
+                return Some(Value::Node(rc));
+            }
+            return <Value as Register>::node_in(kind, &mut [a, b], Value::Node(rc));
+        }
+        Some(Node::value(kind, Fields::pair(a, b)))
     }
 
     #[inline(always)]

@@ -1230,6 +1230,32 @@ fn tail_calls_move_every_argument_that_is_not_in_place() {
     assert_kernel_values(&program, 2, &cases);
 }
 
+/// A node of two parts whose parts are in registers that are no run (split's
+/// `(Cons a l, Cons b r)`) is built of them where they are (`Ins::NodeInPair`), with no
+/// `Take` moving them next to each other first. Values, a list shared with the machine
+/// (its cells copied, not reused) and a hole among the parts stay the machine's.
+#[test]
+fn pairs_are_built_of_their_parts_where_they_are() {
+    use super::kernel::Ins;
+    assert_eq!(
+        instructions_in(MSORT, |i| matches!(i, Ins::NodeInPair { .. })),
+        2
+    );
+    let cases = [
+        (
+            "split [1, 2, 3, 4, 5]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+        ),
+        (
+            "let xs = [6, 7, 8, 9] in (split xs, xs)",
+            "(([6i32, 8i32], [7i32, 9i32]), [6i32, 7i32, 8i32, 9i32])",
+        ),
+        ("msort [5, 3, 9, 1, 3]", "[1i32, 3i32, 3i32, 5i32, 9i32]"),
+    ];
+    assert_kernel_values(MSORT, 5, &cases);
+    assert_keeps_hole(&format!("{MSORT}split [1, ?h, 3, 4, 5]"), "?h");
+}
+
 /// A tuple pattern on a call's result, in the one arm of its `match`, is tested by the
 /// `Unpack` that takes the tuple apart (no `JumpUnlessTuple` before it): an indeterminate
 /// result (a hole the call found) still goes back to the machine, which keeps it.
