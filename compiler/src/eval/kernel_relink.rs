@@ -2,12 +2,12 @@
 //! of its parts where it was becomes an `Ins::Relink`: merge's `Cons x (merge xt ys)`
 //! and a copy's `Cons x (copy xt)` take the cell they matched apart (`x` and `xt` to
 //! registers) and build the cell they return in its memory (`x` back in, the hole where
-//! `xt` was). (A filter tests `x` in between, with the cell taken apart already: its
-//! `Unpack` and `Link` are not next to each other.) Where nothing else holds the cell, the relink does the link too, moving
+//! `xt` was). Where nothing else holds the cell, the relink does the link too, moving
 //! `xt` out and leaving `x` where it is: one instruction dispatched instead of two, and
 //! neither `x` nor the cell moved through a register. The `Link` stays after it, for
-//! the cell held elsewhere too. Run last, once the registers are placed and the clears
-//! set.
+//! the cell held elsewhere too. (A filter tests `x` in between, with the cell taken
+//! apart already: its `Unpack` and `Link` are not next to each other.) Run last, once
+//! the registers are placed and the clears set.
 
 use super::kernel::{Ins, Kernel};
 use super::kernel_peephole::landed;
