@@ -732,7 +732,6 @@ impl Kernels {
         // SAFETY: `to` is an entry or a jump's target, inside the code (`closed`).
         let at = |to: u32| unsafe { code.add(to as usize) };
         let mut ip = at(kernel.entry);
-        let mut bp = 0usize;
         let mut tick = |budget: &mut u32| -> Result<(), Stop> {
             *budget -= 1;
             if *budget == 0 {
@@ -747,6 +746,30 @@ impl Kernels {
             () => {
                 frames.len() + if R::LINKS { linked } else { 0 }
             };
+        }
+        // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`, with
+        // no bounds to check), once the stack reaches past its end: it is grown when a
+        // call enters a frame (`reach`), and a return goes back to a frame below.
+        macro_rules! window {
+            ($bp:expr) => {
+                // SAFETY: registers `bp..bp + MAX_REGS` exist (the running frame's, or a
+                // caller's below it), and nothing else borrows the stack while it runs.
+                unsafe { &mut *regs.as_mut_ptr().add($bp).cast::<[R; MAX_REGS]>() }
+            };
+        }
+        macro_rules! reach {
+            ($bp:expr) => {{
+                let bp = $bp;
+                let end = bp + MAX_REGS;
+                if regs.len() < end {
+                    // (A frame's start is kept below bit `CHAINED`.)
+                    if end >= CHAINED as usize {
+                        return Err(Stop::GiveUp);
+                    }
+                    grow(regs, end);
+                }
+                window!(bp)
+            }};
         }
         // Returns value `v` from the running frame, whose registers `clear` (those that
         // may still hold a reference) are emptied (where the frame linked nodes, `v` fills
@@ -771,18 +794,20 @@ impl Kernels {
                     }
                 }
                 ip = caller.ip;
-                bp = caller_bp as usize;
                 // The caller's frame is below this one: its registers exist.
-                regs[bp + caller.dst as usize].set(v);
-                break;
+                $f = window!(caller_bp as usize);
+                $f[caller.dst as usize].set(v);
             }};
         }
         // Enters the callee whose code starts at `entry` and whose frame starts at
         // register `base` of the running one; the caller goes on where it is with the
         // result in its register `dst`.
         macro_rules! enter {
-            ($entry:expr, $dst:expr, $base:expr) => {{
+            ($f:ident, $entry:expr, $dst:expr, $base:expr) => {{
                 tick(budget)?;
+                // (Where the running frame starts: its window's place in the stack.)
+                // SAFETY: the window is inside the stack (`window`).
+                let bp = unsafe { $f.as_ptr().offset_from(regs.as_ptr()) } as usize;
                 let mut caller_bp = bp as u32;
                 if R::LINKS && !chain.is_empty() {
                     chains.push(std::mem::take(&mut chain));
@@ -793,290 +818,273 @@ impl Kernels {
                     bp: caller_bp,
                     dst: $dst,
                 });
-                bp += $base as usize;
                 ip = at($entry);
-                break;
+                $f = reach!(bp + $base as usize);
             }};
         }
+        let mut f: &mut [R; MAX_REGS] = reach!(0);
         loop {
-            // The running frame as a window of `MAX_REGS` registers (indexed by a `Reg`,
-            // with no bounds to check); the stack always reaches past its end.
-            let end = bp + MAX_REGS;
-            if regs.len() < end {
-                // (A frame's start is kept below bit `CHAINED`.)
-                if end >= CHAINED as usize {
-                    return Err(Stop::GiveUp);
+            // Matched in place: each arm loads the fields it reads (a copy of the whole
+            // instruction loaded all of them before the jump, about 10% of the run).
+            // SAFETY: `ip` is inside the code: an entry, a jump's target, or the
+            // instruction after one that goes on to the next (`closed`).
+            let ins = unsafe { &*ip };
+            ip = unsafe { ip.add(1) };
+            match *ins {
+                Ins::Const { dst, k } => {
+                    let v = R::of(&self.consts[k as usize]).or_give_up()?;
+                    f[dst as usize].set(v);
                 }
-                grow(regs, end);
-            }
-            // SAFETY: registers `bp..end` exist (the stack was grown to `end` just
-            // above), and nothing else borrows the stack while the frame runs.
-            let f: &mut [R; MAX_REGS] = unsafe { &mut *regs.as_mut_ptr().add(bp).cast() };
-            loop {
-                // Matched in place: each arm loads the fields it reads (a copy of the whole
-                // instruction loaded all of them before the jump, about 10% of the run).
-                // SAFETY: `ip` is inside the code: an entry, a jump's target, or the
-                // instruction after one that goes on to the next (`closed`).
-                let ins = unsafe { &*ip };
-                ip = unsafe { ip.add(1) };
-                match *ins {
-                    Ins::Const { dst, k } => {
-                        let v = R::of(&self.consts[k as usize]).or_give_up()?;
-                        f[dst as usize].set(v);
+                Ins::Copy { dst, src } => {
+                    let v = f[src as usize].dup();
+                    f[dst as usize].set(v);
+                }
+                Ins::Take { dst, src } => {
+                    let v = f[src as usize].take();
+                    f[dst as usize].set(v);
+                }
+                Ins::Bin { p, dst, a, b } => {
+                    let v = R::binary(p, &f[a as usize], &f[b as usize])?;
+                    f[dst as usize].set(v);
+                }
+                Ins::BinK { p, dst, a, k } => {
+                    let v = R::binary_k(p, &f[a as usize], k)?;
+                    f[dst as usize].set(v);
+                }
+                Ins::Un { p, dst, a, take } => {
+                    let v = if take {
+                        R::unary_owned(p, f[a as usize].take(), env.list)?
+                    } else {
+                        R::unary(p, &f[a as usize], env.list)?
+                    };
+                    f[dst as usize].set(v);
+                }
+                Ins::JumpIf { r, when, to } => {
+                    if f[r as usize].truth().or_give_up()? == when {
+                        ip = at(to);
                     }
-                    Ins::Copy { dst, src } => {
-                        let v = f[src as usize].dup();
-                        f[dst as usize].set(v);
+                }
+                Ins::Jump { to } => ip = at(to),
+                Ins::JumpUnlessBin { p, a, b, to } => {
+                    if !R::holds(p, &f[a as usize], &f[b as usize])? {
+                        ip = at(to);
                     }
-                    Ins::Take { dst, src } => {
-                        let v = f[src as usize].take();
-                        f[dst as usize].set(v);
+                }
+                Ins::JumpUnlessPartBin {
+                    p,
+                    a,
+                    ia,
+                    b,
+                    ib,
+                    to,
+                } => {
+                    let x = f[a as usize].operand(ia).or_give_up()?;
+                    let y = f[b as usize].operand(ib).or_give_up()?;
+                    if !R::holds(p, x, y)? {
+                        ip = at(to);
                     }
-                    Ins::Bin { p, dst, a, b } => {
-                        let v = R::binary(p, &f[a as usize], &f[b as usize])?;
-                        f[dst as usize].set(v);
+                }
+                Ins::JumpUnlessBinK { p, a, k, to } => {
+                    let v = R::binary_k(p, &f[a as usize], k)?;
+                    if !v.truth().or_give_up()? {
+                        ip = at(to);
                     }
-                    Ins::BinK { p, dst, a, k } => {
-                        let v = R::binary_k(p, &f[a as usize], k)?;
-                        f[dst as usize].set(v);
+                }
+                Ins::JumpUnless { r, v, to } => {
+                    if !f[r as usize].is(v).or_give_up()? {
+                        ip = at(to);
                     }
-                    Ins::Un { p, dst, a, take } => {
-                        let v = if take {
-                            R::unary_owned(p, f[a as usize].take(), env.list)?
-                        } else {
-                            R::unary(p, &f[a as usize], env.list)?
-                        };
-                        f[dst as usize].set(v);
+                }
+                Ins::JumpUnlessCtor { r, bare, ctor, to } => {
+                    if !f[r as usize].is_ctor(ctor, bare).or_give_up()? {
+                        ip = at(to);
                     }
-                    Ins::JumpIf { r, when, to } => {
-                        if f[r as usize].truth().or_give_up()? == when {
-                            ip = at(to);
-                        }
+                }
+                Ins::JumpUnlessPartCtor {
+                    r,
+                    i,
+                    bare,
+                    ctor,
+                    to,
+                } => {
+                    let part = f[r as usize].operand(i).or_give_up()?;
+                    if !part.is_ctor(ctor, bare).or_give_up()? {
+                        ip = at(to);
                     }
-                    Ins::Jump { to } => ip = at(to),
-                    Ins::JumpUnlessBin { p, a, b, to } => {
-                        if !R::holds(p, &f[a as usize], &f[b as usize])? {
-                            ip = at(to);
-                        }
+                }
+                Ins::JumpUnlessTuple { r, n, to } => {
+                    if !f[r as usize].is_tuple(n).or_give_up()? {
+                        ip = at(to);
                     }
-                    Ins::JumpUnlessPartBin {
-                        p,
-                        a,
-                        ia,
-                        b,
-                        ib,
-                        to,
-                    } => {
-                        let x = f[a as usize].operand(ia).or_give_up()?;
-                        let y = f[b as usize].operand(ib).or_give_up()?;
-                        if !R::holds(p, x, y)? {
-                            ip = at(to);
-                        }
+                }
+                Ins::Part { dst, src, i } => {
+                    let v = f[src as usize].part(i).or_give_up()?;
+                    f[dst as usize].set(v);
+                }
+                Ins::Node { kind, dst, base, n } => {
+                    let v = node(f, kind, base, n)?;
+                    f[dst as usize].set(v);
+                }
+                Ins::NodeIn {
+                    kind,
+                    dst,
+                    base,
+                    n,
+                    token,
+                } => {
+                    let v = node_in(f, kind, base, n, token)?;
+                    f[dst as usize].set(v);
+                }
+                Ins::NodeInPair {
+                    kind,
+                    dst,
+                    a,
+                    b,
+                    token,
+                } => {
+                    let token = f[token as usize].take();
+                    let (a, b) = (f[a as usize].take(), f[b as usize].take());
+                    let v = R::node_in_pair(kind, a, b, token).or_give_up()?;
+                    f[dst as usize].set(v);
+                }
+                Ins::NodeRet {
+                    kind,
+                    base,
+                    n,
+                    clear,
+                } => ret!(f, node(f, kind, base, n)?, clear),
+                Ins::NodeInRet {
+                    kind,
+                    base,
+                    n,
+                    token,
+                    clear,
+                } => ret!(f, node_in(f, kind, base, n, token)?, clear),
+                Ins::Link {
+                    kind,
+                    base,
+                    n,
+                    token,
+                    hole,
+                    fresh,
+                } => {
+                    if !R::LINKS || depth!() >= max_depth {
+                        return Err(Stop::GiveUp);
                     }
-                    Ins::JumpUnlessBinK { p, a, k, to } => {
-                        let v = R::binary_k(p, &f[a as usize], k)?;
-                        if !v.truth().or_give_up()? {
-                            ip = at(to);
-                        }
-                    }
-                    Ins::JumpUnless { r, v, to } => {
-                        if !f[r as usize].is(v).or_give_up()? {
-                            ip = at(to);
-                        }
-                    }
-                    Ins::JumpUnlessCtor { r, bare, ctor, to } => {
-                        if !f[r as usize].is_ctor(ctor, bare).or_give_up()? {
-                            ip = at(to);
-                        }
-                    }
-                    Ins::JumpUnlessPartCtor {
-                        r,
-                        i,
-                        bare,
-                        ctor,
-                        to,
-                    } => {
-                        let part = f[r as usize].operand(i).or_give_up()?;
-                        if !part.is_ctor(ctor, bare).or_give_up()? {
-                            ip = at(to);
-                        }
-                    }
-                    Ins::JumpUnlessTuple { r, n, to } => {
-                        if !f[r as usize].is_tuple(n).or_give_up()? {
-                            ip = at(to);
-                        }
-                    }
-                    Ins::Part { dst, src, i } => {
-                        let v = f[src as usize].part(i).or_give_up()?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::Node { kind, dst, base, n } => {
-                        let v = node(f, kind, base, n)?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::NodeIn {
-                        kind,
-                        dst,
-                        base,
-                        n,
-                        token,
-                    } => {
-                        let v = node_in(f, kind, base, n, token)?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::NodeInPair {
-                        kind,
-                        dst,
-                        a,
-                        b,
-                        token,
-                    } => {
-                        let token = f[token as usize].take();
-                        let (a, b) = (f[a as usize].take(), f[b as usize].take());
-                        let v = R::node_in_pair(kind, a, b, token).or_give_up()?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::NodeRet {
-                        kind,
-                        base,
-                        n,
-                        clear,
-                    } => ret!(f, node(f, kind, base, n)?, clear),
-                    Ins::NodeInRet {
-                        kind,
-                        base,
-                        n,
-                        token,
-                        clear,
-                    } => ret!(f, node_in(f, kind, base, n, token)?, clear),
-                    Ins::Link {
-                        kind,
-                        base,
-                        n,
-                        token,
-                        hole,
-                        fresh,
-                    } => {
-                        if !R::LINKS || depth!() >= max_depth {
-                            return Err(Stop::GiveUp);
-                        }
-                        let token = if fresh {
-                            R::default()
-                        } else {
-                            f[token as usize].take()
-                        };
-                        let parts = &mut f[base as usize..base as usize + n as usize];
-                        R::link(&mut chain, kind, parts, hole, token).or_give_up()?;
+                    let token = if fresh {
+                        R::default()
+                    } else {
+                        f[token as usize].take()
+                    };
+                    let parts = &mut f[base as usize..base as usize + n as usize];
+                    R::link(&mut chain, kind, parts, hole, token).or_give_up()?;
+                    linked += 1;
+                }
+                Ins::Relink {
+                    kind,
+                    src,
+                    part,
+                    kept,
+                    hole,
+                } => {
+                    if R::LINKS
+                        && depth!() < max_depth
+                        && R::relink(f, &mut chain, kind, src, [part, kept], hole)
+                    {
                         linked += 1;
+                        // SAFETY: the `Link` it did follows (`kernel_relink`).
+                        ip = unsafe { ip.add(1) };
+                    } else {
+                        let Some(Ins::Unpack { to, .. }) = ins.as_unpack() else {
+                            unreachable!("a relink is an unpack")
+                        };
+                        R::unpack_cold(f, src, to, 2, true).or_give_up()?;
                     }
-                    Ins::Relink {
-                        kind,
-                        src,
-                        part,
-                        kept,
-                        hole,
-                    } => {
-                        if R::LINKS
-                            && depth!() < max_depth
-                            && R::relink(f, &mut chain, kind, src, [part, kept], hole)
-                        {
-                            linked += 1;
-                            // SAFETY: the `Link` it did follows (`kernel_relink`).
-                            ip = unsafe { ip.add(1) };
-                        } else {
-                            let Some(Ins::Unpack { to, .. }) = ins.as_unpack() else {
-                                unreachable!("a relink is an unpack")
-                            };
-                            R::unpack_cold(f, src, to, 2, true).or_give_up()?;
-                        }
-                    }
-                    Ins::Unpack { src, to, n, keep } => {
-                        R::unpack(f, src, to, n, keep).or_give_up()?;
-                    }
-                    Ins::Spare { r } => {
-                        let v = f[r as usize].take();
-                        f[r as usize].set(R::spare(v));
-                    }
-                    // (One register most often, a dead variable's: without a loop.)
-                    Ins::Clear { from, n: 1 } => {
-                        R::clear(std::slice::from_mut(&mut f[from as usize]))
-                    }
-                    Ins::Clear { from, n } => {
-                        R::clear(&mut f[from as usize..from as usize + n as usize]);
-                    }
-                    Ins::Fields { src, to, n, names } => {
-                        let names = &self.names[names as usize][..n as usize];
-                        R::fields(f, env.code, src, names, to).or_give_up()?;
-                    }
-                    Ins::Field { dst, src, names } => {
-                        let name = &self.names[names as usize][0];
-                        let v = f[src as usize].field(env.code, name).or_give_up()?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::Update {
-                        dst,
-                        base,
-                        n,
-                        names,
-                    } => {
-                        let names = &self.names[names as usize];
-                        let record = f[base as usize].take();
-                        let values = &mut f[base as usize + 1..base as usize + 1 + n as usize];
-                        let v = R::update(record, env.code, names, values).or_give_up()?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::TupleField { dst, src, index } => {
-                        let v = f[src as usize].tuple_field(index).or_give_up()?;
-                        f[dst as usize].set(v);
-                    }
-                    Ins::GiveUp => return Err(Stop::GiveUp),
-                    Ins::Call {
-                        entry, dst, base, ..
-                    } => {
-                        if depth!() >= max_depth {
-                            return Err(Stop::GiveUp);
-                        }
-                        enter!(entry, dst, base);
-                    }
-                    Ins::Apply {
-                        f: fr,
-                        dst,
-                        base,
-                        n,
-                    } => {
-                        if !R::FUNCTIONS || depth!() >= max_depth {
-                            return Err(Stop::GiveUp);
-                        }
-                        let entry = self.enter_value(f, fr, base, n).or_give_up()?;
-                        enter!(entry, dst, base);
-                    }
-                    Ins::TailCall {
-                        entry,
-                        base,
-                        n,
-                        keep,
-                        clear,
-                        ..
-                    } => {
-                        tick(budget)?;
-                        // The arguments to move (`keeps`: past the eighth, all of them),
-                        // as bits for the first 63: a loop over those alone.
-                        let mut moves = !u64::from(keep) & (1u64 << n.min(63)).wrapping_sub(1);
-                        while moves != 0 {
-                            let i = moves.trailing_zeros() as u8;
-                            moves &= moves - 1;
-                            let v = f[base.wrapping_add(i) as usize].take();
-                            f[i as usize].set(v);
-                        }
-                        for i in 63..n {
-                            let v = f[base.wrapping_add(i) as usize].take();
-                            f[i as usize].set(v);
-                        }
-                        R::clear_regs(f, clear);
-                        ip = at(entry);
-                    }
-                    Ins::Ret { src, clear } => ret!(f, f[src as usize].take(), clear),
                 }
+                Ins::Unpack { src, to, n, keep } => {
+                    R::unpack(f, src, to, n, keep).or_give_up()?;
+                }
+                Ins::Spare { r } => {
+                    let v = f[r as usize].take();
+                    f[r as usize].set(R::spare(v));
+                }
+                // (One register most often, a dead variable's: without a loop.)
+                Ins::Clear { from, n: 1 } => R::clear(std::slice::from_mut(&mut f[from as usize])),
+                Ins::Clear { from, n } => {
+                    R::clear(&mut f[from as usize..from as usize + n as usize]);
+                }
+                Ins::Fields { src, to, n, names } => {
+                    let names = &self.names[names as usize][..n as usize];
+                    R::fields(f, env.code, src, names, to).or_give_up()?;
+                }
+                Ins::Field { dst, src, names } => {
+                    let name = &self.names[names as usize][0];
+                    let v = f[src as usize].field(env.code, name).or_give_up()?;
+                    f[dst as usize].set(v);
+                }
+                Ins::Update {
+                    dst,
+                    base,
+                    n,
+                    names,
+                } => {
+                    let names = &self.names[names as usize];
+                    let record = f[base as usize].take();
+                    let values = &mut f[base as usize + 1..base as usize + 1 + n as usize];
+                    let v = R::update(record, env.code, names, values).or_give_up()?;
+                    f[dst as usize].set(v);
+                }
+                Ins::TupleField { dst, src, index } => {
+                    let v = f[src as usize].tuple_field(index).or_give_up()?;
+                    f[dst as usize].set(v);
+                }
+                Ins::GiveUp => return Err(Stop::GiveUp),
+                Ins::Call {
+                    entry, dst, base, ..
+                } => {
+                    if depth!() >= max_depth {
+                        return Err(Stop::GiveUp);
+                    }
+                    enter!(f, entry, dst, base);
+                }
+                Ins::Apply {
+                    f: fr,
+                    dst,
+                    base,
+                    n,
+                } => {
+                    if !R::FUNCTIONS || depth!() >= max_depth {
+                        return Err(Stop::GiveUp);
+                    }
+                    let entry = self.enter_value(f, fr, base, n).or_give_up()?;
+                    enter!(f, entry, dst, base);
+                }
+                Ins::TailCall {
+                    entry,
+                    base,
+                    n,
+                    keep,
+                    clear,
+                    ..
+                } => {
+                    tick(budget)?;
+                    // The arguments to move (`keeps`: past the eighth, all of them),
+                    // as bits for the first 63: a loop over those alone.
+                    let mut moves = !u64::from(keep) & (1u64 << n.min(63)).wrapping_sub(1);
+                    while moves != 0 {
+                        let i = moves.trailing_zeros() as u8;
+                        moves &= moves - 1;
+                        let v = f[base.wrapping_add(i) as usize].take();
+                        f[i as usize].set(v);
+                    }
+                    for i in 63..n {
+                        let v = f[base.wrapping_add(i) as usize].take();
+                        f[i as usize].set(v);
+                    }
+                    R::clear_regs(f, clear);
+                    ip = at(entry);
+                }
+                Ins::Ret { src, clear } => ret!(f, f[src as usize].take(), clear),
             }
         }
     }
