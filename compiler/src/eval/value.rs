@@ -59,14 +59,30 @@ const INLINE: usize = 2;
 /// vector. Reads go through the slice it dereferences to.
 #[derive(Clone, Debug)]
 pub enum Fields {
-    Inline { len: u8, items: [Value; INLINE] },
+    Inline {
+        len: InlineLen,
+        items: [Value; INLINE],
+    },
     Heap(Vec<Value>),
+}
+
+/// How many of an inline node's slots hold parts: at most `INLINE`. Only this module
+/// makes one, so that the slice of the parts is taken without checking it again at each
+/// read of a part (a list cell's head or tail, two comparisons a read).
+#[derive(Clone, Copy, Debug)]
+pub struct InlineLen(u8);
+
+impl InlineLen {
+    #[inline(always)]
+    fn get(self) -> usize {
+        usize::from(self.0)
+    }
 }
 
 impl Fields {
     pub fn new() -> Fields {
         Fields::Inline {
-            len: 0,
+            len: InlineLen(0),
             items: [Value::Unit, Value::Unit],
         }
     }
@@ -75,7 +91,7 @@ impl Fields {
     #[inline]
     pub fn pair(a: Value, b: Value) -> Fields {
         Fields::Inline {
-            len: 2,
+            len: InlineLen(2),
             items: [a, b],
         }
     }
@@ -84,8 +100,8 @@ impl Fields {
     fn move_into(&mut self, out: &mut Vec<Value>) {
         match self {
             Fields::Inline { len, items } => {
-                out.extend(items[..*len as usize].iter_mut().map(std::mem::take));
-                *len = 0;
+                out.extend(items[..len.get()].iter_mut().map(std::mem::take));
+                *len = InlineLen(0);
             }
             Fields::Heap(v) => out.append(v),
         }
@@ -103,7 +119,8 @@ impl std::ops::Deref for Fields {
     #[inline]
     fn deref(&self) -> &[Value] {
         match self {
-            Fields::Inline { len, items } => &items[..*len as usize],
+            // SAFETY: `len` is at most `INLINE` (`InlineLen`).
+            Fields::Inline { len, items } => unsafe { items.get_unchecked(..len.get()) },
             Fields::Heap(v) => v,
         }
     }
@@ -113,7 +130,8 @@ impl std::ops::DerefMut for Fields {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Value] {
         match self {
-            Fields::Inline { len, items } => &mut items[..*len as usize],
+            // SAFETY: `len` is at most `INLINE` (`InlineLen`).
+            Fields::Inline { len, items } => unsafe { items.get_unchecked_mut(..len.get()) },
             Fields::Heap(v) => v,
         }
     }
@@ -130,7 +148,7 @@ impl FromIterator<Value> for Fields {
                 Some(v) => items[len] = v,
                 None => {
                     return Fields::Inline {
-                        len: len as u8,
+                        len: InlineLen(len as u8),
                         items,
                     }
                 }
@@ -139,7 +157,7 @@ impl FromIterator<Value> for Fields {
         }
         match iter.next() {
             None => Fields::Inline {
-                len: len as u8,
+                len: InlineLen(len as u8),
                 items,
             },
             Some(next) => {
@@ -215,7 +233,11 @@ impl Node {
     #[inline(always)]
     pub fn reuse_pair(rc: &mut Rc<Node>, kind: NodeKind) -> Option<&mut [Value; 2]> {
         let node = Rc::get_mut(rc)?;
-        let Fields::Inline { len: 2, items } = &mut node.fields else {
+        let Fields::Inline {
+            len: InlineLen(2),
+            items,
+        } = &mut node.fields
+        else {
             return None;
         };
         node.kind = kind;
@@ -275,7 +297,7 @@ pub fn into_pair_parts(node: Rc<Node>) -> Option<(Value, Value)> {
     match Rc::try_unwrap(node) {
         Ok(node) => match empty(node) {
             Fields::Inline {
-                len: 2,
+                len: InlineLen(2),
                 items: [a, b],
             } => Some((a, b)),
             _ => None,
