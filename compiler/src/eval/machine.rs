@@ -159,8 +159,9 @@ macro_rules! kernel_on {
     }};
 }
 
-// (After `kernel_on`, which it calls.)
+// (After `kernel_on`, which they call.)
 mod each;
+mod nested_call;
 
 impl Flow {
     /// Runs `f` when done (everything was pushed), keeping a continuation as it is.
@@ -972,21 +973,44 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// The lambda of global `g` when a call of it with `n` arguments can place them
-    /// straight into its frame (`call_global_direct`): an evaluated closure over nothing
-    /// that takes `n` parameters, called from a position that is not a tail.
+    /// Gives global `g`, where it is a function written in place (`fn f = \\x -> ...`) not
+    /// evaluated yet, its value at once: the closure over nothing that evaluating its body
+    /// makes, without the frame the machine enters to evaluate a global's body.
+    #[inline]
+    fn settle_global(&mut self, prog: &Program, g: u32) {
+        if let GlobalState::Pending = self.globals[g as usize] {
+            // (The body is a lambda taking the global's dictionaries: none here.)
+            let body = &prog.lambdas[self.prog.globals[g as usize].body as usize];
+            if let (0, Code::Lambda(l)) = (body.arity, &prog.code[body.body as usize]) {
+                let l = *l;
+                if prog.lambdas[l as usize].captures.is_empty() {
+                    let closure = Node::value(NodeKind::Closure(l), Fields::new());
+                    self.globals[g as usize] = GlobalState::Done(closure);
+                }
+            }
+        }
+    }
+
+    /// The lambda of global `g` where it is an evaluated closure over nothing that takes
+    /// `n` parameters.
     #[inline(always)]
-    fn direct_callee(&self, g: u32, n: usize) -> Option<u32> {
+    fn global_lambda(&self, g: u32, n: usize) -> Option<u32> {
         let GlobalState::Done(Value::Node(node)) = &self.globals[g as usize] else {
             return None;
         };
         let NodeKind::Closure(l) = node.kind else {
             return None;
         };
-        let direct = node.fields.is_empty()
-            && self.prog.lambdas[l as usize].arity as usize == n
-            && !matches!(self.ctrl.last(), Some(K::Return { .. }));
-        direct.then_some(l)
+        let fits = node.fields.is_empty() && self.prog.lambdas[l as usize].arity as usize == n;
+        fits.then_some(l)
+    }
+
+    /// `global_lambda` where a call of it can place its arguments straight into its frame
+    /// (`call_global_direct`): called from a position that is not a tail.
+    #[inline(always)]
+    fn direct_callee(&self, g: u32, n: usize) -> Option<u32> {
+        let tail = matches!(self.ctrl.last(), Some(K::Return { .. }));
+        self.global_lambda(g, n).filter(|_| !tail)
     }
 
     /// Evaluates `id`, pushing its value (or scheduling what computes it). Subexpressions
@@ -1038,6 +1062,7 @@ impl<'p> Machine<'p> {
                     func,
                     args,
                 } => {
+                    self.settle_global(prog, *g);
                     if !matches!(self.globals[*g as usize], GlobalState::Done(_)) {
                         // First use: evaluate the function value the ordinary way.
                         self.ctrl.push(K::Call(args.len() as u32));
@@ -1045,6 +1070,8 @@ impl<'p> Machine<'p> {
                             self.ctrl.push(K::Eval(*a));
                         }
                         Flow::Next(*func)
+                    } else if self.nested_call(prog, *g, args)? {
+                        Flow::Done
                     } else if let Some(lam) = self.direct_callee(*g, args.len()) {
                         self.call_global_direct(prog, *g, lam, args)?
                     } else {

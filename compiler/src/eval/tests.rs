@@ -2328,3 +2328,85 @@ fn a_large_lambda_that_is_no_kernel_bounds_no_kernels_depth() {
     assert_eq!(widest_in(&program), widest_in(d));
     assert_kernel_values(&program, 1, &[("d 50000", "50000i32")]);
 }
+
+#[test]
+fn calls_of_calls_hand_the_inner_value_over_and_give_up_as_the_machine_runs_them() {
+    // `f (g a b)`, both with kernels, the other arguments variables or constants: the
+    // inner kernel's value goes to the outer one alone (`machine::nested_call`).
+    let sum = "fn sum : List i32 -> i32 -> i32 = \\xs acc -> match xs when Empty -> acc when Cons x rest -> sum rest (acc + x)\n";
+    let (outcome, ran, give_ups) = kernel_run(
+        &format!("{RANGE}{sum}sum (range 1000) 0"),
+        Limits::default(),
+    );
+    assert_eq!(outcome, Ok("500500i32".into()));
+    assert!(ran);
+    assert_eq!(give_ups, 0);
+    // The call argument anywhere among variables and constants, read or moved.
+    let first = "fn first_n : i32 -> List i32 -> List i32 = \\n xs -> if n == 0 then Empty else match xs when Empty -> Empty when Cons x rest -> Cons x (first_n (n - 1) rest)\n";
+    for main in [
+        "first_n 3 (range 10)",
+        "let k = 2 in (first_n k (range 10), k)",
+        "let k = 2 in first_n k (range k)",
+        "let xs = range 4 in (first_n 2 (range 3), xs)",
+    ] {
+        let (outcome, _, give_ups) =
+            kernel_run(&format!("{RANGE}{first}{main}"), Limits::default());
+        assert!(
+            outcome.is_ok_and(|v| v.starts_with("[1i32") || v.starts_with("([1i32")),
+            "{main}"
+        );
+        assert_eq!(give_ups, 0, "{main}");
+    }
+    // The outer kernel gives up after taking cells of the inner value apart (its `match`
+    // has no arm for `Empty`): the whole call runs again the machine's way, which
+    // reports the value no arm matches, as it does without kernels.
+    let walk = "fn walk : List i32 -> i32 = \\xs -> match xs when Cons x rest -> if x == 0 then 0 else walk rest\n";
+    let bump = "fn bump : List i32 -> List i32 = \\xs -> match xs when Cons x rest -> Cons (x + 1) (bump rest)\n";
+    for main in ["walk (range 50)", "bump (range 50)", "(walk (range 5), 1)"] {
+        let (outcome, _, _) = kernel_run(&format!("{RANGE}{walk}{bump}{main}"), Limits::default());
+        assert_eq!(
+            outcome,
+            Err(RunError::Runtime(
+                "no `when` arm matches the value []".into()
+            )),
+            "{main}"
+        );
+    }
+    // Deeper than the kernel may go: given up, and run by the machine to its own limit.
+    let copy = "fn copy : List i32 -> List i32 = \\xs -> match xs when Empty -> Empty when Cons x rest -> Cons x (copy rest)\n";
+    let limits = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    for (n, expected) in [
+        (100, Ok("100i32".to_string())),
+        (3000, Ok("3000i32".to_string())),
+        (50_000, Err(RunError::StackOverflow)),
+    ] {
+        let code = format!("{RANGE}{copy}count (copy (range {n}))");
+        assert_eq!(kernel_run(&code, limits.clone()).0, expected, "{n}");
+    }
+    // A budget that runs out in the inner kernel, in the outer one, or not at all (the
+    // limits are looked at every 16,384 steps; each kernel counts 60,000 here).
+    for (gas, runs_out) in [
+        (1, true),
+        (20_000, true),
+        (50_000, true),
+        (1_000_000, false),
+    ] {
+        let limits = Limits {
+            gas: Some(gas),
+            ..Limits::default()
+        };
+        let code = format!("{RANGE}{sum}sum (range 60000) 0");
+        let (outcome, _, _) = kernel_run(&code, limits);
+        let expected = match runs_out {
+            true => Err(RunError::OutOfGas { limit: gas }),
+            false => Ok("1800030000i32".to_string()),
+        };
+        assert_eq!(outcome, expected, "{gas}");
+    }
+    // A hole among the inner call's arguments leaves the call to the machine.
+    let (outcome, _) = kernel_outcome(&format!("{RANGE}{sum}sum (range ?n) 0"), Limits::default());
+    assert!(outcome.expect("runs").contains("?n"));
+}
