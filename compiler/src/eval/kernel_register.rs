@@ -10,7 +10,7 @@ use super::ir::{field_index_near, record_names, Code};
 use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK, WHOLE};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
-use super::value::{lambda_call, Fields, Node, NodeKind, Value};
+use super::value::{free_emptied, lambda_call, Fields, Node, NodeKind, Value};
 
 /// A register's contents, and the operations of kernel instructions on them.
 pub(super) trait Register: Clone + Default {
@@ -440,7 +440,9 @@ impl Register for Value {
                 _ => return None,
             }
             if !keep {
-                std::mem::take(&mut f[src as usize]).release();
+                if let Value::Node(rc) = std::mem::take(&mut f[src as usize]) {
+                    free_emptied(rc);
+                }
             }
             return Some(());
         }
