@@ -713,6 +713,7 @@ impl Kernels {
         /// A caller waiting for a result: where it goes on, its frame (and, in bit
         /// `CHAINED`, whether it had linked nodes: its `Chain`, kept on `chains`
         /// meanwhile), and the register.
+        #[derive(Clone, Copy)]
         struct Frame {
             ip: *const Ins,
             bp: u32,
@@ -786,6 +787,15 @@ impl Kernels {
                 let Some(caller) = frames.pop() else {
                     return Ok(v);
                 };
+                back_to!($f, caller);
+                $f[caller.dst as usize].set(v);
+            }};
+        }
+        // Goes back to `caller` (popped off `frames`): its chain, where it goes on, and its
+        // frame's window.
+        macro_rules! back_to {
+            ($f:ident, $caller:expr) => {{
+                let caller: Frame = $caller;
                 let mut caller_bp = caller.bp;
                 if R::LINKS && caller_bp & CHAINED != 0 {
                     caller_bp &= !CHAINED;
@@ -796,7 +806,43 @@ impl Kernels {
                 ip = caller.ip;
                 // The caller's frame is below this one: its registers exist.
                 $f = window!(caller_bp as usize);
-                $f[caller.dst as usize].set(v);
+            }};
+        }
+        // Returns the node of the two parts in registers `base` and `base + 1` (in the
+        // memory of the emptied node `token`) to a caller that takes it
+        // apart at once (its next instruction an `Ins::Unpack` of the call's register,
+        // split's `(l, r)`): the parts go straight to the registers that unpack names, and
+        // the call's register keeps the memory the node would have taken (or frees it),
+        // as the unpack leaves them; the node is never built, and the unpack is skipped.
+        // `false`, with nothing done, where the caller does anything else or this frame
+        // linked nodes (the node fills the last one's hole).
+        macro_rules! hand_over {
+            ($f:ident, $base:expr, $token:expr, $clear:expr) => {{
+                match frames.last().copied() {
+                    // SAFETY: a caller goes on after its call, inside the code (`closed`).
+                    Some(caller) if !(R::LINKS && !chain.is_empty()) => match unsafe { *caller.ip }
+                    {
+                        Ins::Unpack {
+                            src,
+                            to,
+                            n: 2,
+                            keep,
+                        } if src == caller.dst => {
+                            let base = $base as usize;
+                            let parts = [$f[base].take(), $f[base + 1].take()];
+                            let token = $f[$token as usize].take();
+                            R::clear_regs($f, $clear);
+                            frames.pop();
+                            back_to!($f, caller);
+                            // SAFETY: the unpack is followed by an instruction (`closed`).
+                            ip = unsafe { ip.add(1) };
+                            R::hand_over($f, src, [to[0], to[1]], parts, token, keep);
+                            true
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
             }};
         }
         // Enters the callee whose code starts at `entry` and whose frame starts at
@@ -959,7 +1005,12 @@ impl Kernels {
                     n,
                     token,
                     clear,
-                } => ret!(f, node_in(f, kind, base, n, token)?, clear),
+                } => {
+                    // (Scalar registers build no nodes: no code for them.)
+                    if n != 2 || !R::LINKS || !hand_over!(f, base, token, clear) {
+                        ret!(f, node_in(f, kind, base, n, token)?, clear)
+                    }
+                }
                 Ins::Link {
                     kind,
                     base,

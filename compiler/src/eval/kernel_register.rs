@@ -67,6 +67,25 @@ pub(super) trait Register: Clone + Default {
     fn node_in_pair(kind: NodeKind, a: Self, b: Self, token: Self) -> Option<Self> {
         Self::node_in(kind, &mut [a, b], token)
     }
+    /// What `Ins::Unpack { src, to, n: 2, keep }` leaves in frame `f` from a pair of
+    /// `parts` built in `token`'s memory, without the pair: part `i` in register `to[i]`
+    /// (released where that is `src`), and in `src` the memory (`keep`) or nothing.
+    #[inline(always)]
+    fn hand_over(
+        f: &mut [Self; MAX_REGS],
+        src: Reg,
+        to: [Reg; 2],
+        parts: [Self; 2],
+        token: Self,
+        keep: bool,
+    ) {
+        for (part, r) in parts.into_iter().zip(to) {
+            if r != src {
+                f[r as usize].set(part);
+            }
+        }
+        f[src as usize].set(if keep { token } else { Self::default() });
+    }
     /// `Ins::Link`: the node `node_in` builds of `parts` in `token`'s memory, but part
     /// `hole` (left empty, its register as it was), linked into `chain` (`None`: the
     /// kernel gives up).
@@ -405,6 +424,28 @@ impl Register for Value {
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);
         true
+    }
+
+    #[inline(always)]
+    fn hand_over(
+        f: &mut [Value; MAX_REGS],
+        src: Reg,
+        to: [Reg; 2],
+        [a, b]: [Value; 2],
+        token: Value,
+        keep: bool,
+    ) {
+        put(f, src, to[0], a);
+        put(f, src, to[1], b);
+        match token {
+            token if keep => f[src as usize].set(token),
+            token => {
+                f[src as usize].set(Value::Unit);
+                if let Value::Node(rc) = token {
+                    free_emptied(rc);
+                }
+            }
+        }
     }
 
     #[inline(always)]

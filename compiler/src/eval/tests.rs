@@ -2410,3 +2410,56 @@ fn calls_of_calls_hand_the_inner_value_over_and_give_up_as_the_machine_runs_them
     let (outcome, _) = kernel_outcome(&format!("{RANGE}{sum}sum (range ?n) 0"), Limits::default());
     assert!(outcome.expect("runs").contains("?n"));
 }
+
+/// A node of two parts returned to a caller that takes it apart at once (split's
+/// `match (split rest) when (l, r)`, msort's) is never built: its parts go to the
+/// caller's registers, and the memory it would have taken stays in the call's register
+/// (split reuses it; msort frees it). A caller that keeps the node whole, the machine,
+/// and a frame whose result fills the hole of the nodes it linked get the node itself.
+#[test]
+fn pairs_a_caller_takes_apart_at_once_are_handed_over_in_parts() {
+    let head = "fn with_head : List i32 -> (i32, List i32) = \\xs -> match xs when Cons x rest -> (x * 10, rest) when Empty -> (0, xs)\n\
+        fn len : List i32 -> i32 = \\xs -> match xs when Empty -> 0 when Cons _ rest -> 1 + len rest\n\
+        fn scaled : List i32 -> i32 = \\xs -> match (with_head xs) when (h, rest) -> h + len rest\n\
+        fn whole : List i32 -> ((List i32, List i32), i32) = \\xs -> (split xs, 1)\n\
+        fn last_scaled : List i32 -> List i32 = \\xs -> match xs when Cons x Empty -> Cons (x * 10) Empty when Cons x rest -> Cons x (last_scaled rest) when Empty -> xs\n\
+        fn first_of_last : List i32 -> i32 = \\xs -> match (last_scaled xs) when Cons h _ -> h when Empty -> 0\n";
+    let program = format!("{MSORT}{head}");
+    let cases = [
+        (
+            "msort [5, 3, 9, 1, 3, 8, 2]",
+            "[1i32, 2i32, 3i32, 3i32, 5i32, 8i32, 9i32]",
+        ),
+        (
+            "split [1, 2, 3, 4, 5]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+        ),
+        (
+            "let xs = [6, 7, 8] in (msort xs, xs)",
+            "([6i32, 7i32, 8i32], [6i32, 7i32, 8i32])",
+        ),
+        ("scaled [4, 5, 6]", "42i32"),
+        ("scaled Empty", "0i32"),
+        ("whole [1, 2, 3]", "(([1i32, 3i32], [2i32]), 1i32)"),
+        ("first_of_last [7, 8, 9]", "7i32"),
+        ("last_scaled [7, 8, 9]", "[7i32, 8i32, 90i32]"),
+    ];
+    assert_kernel_values(&program, 11, &cases);
+    // Long lists, within and beyond the depth a kernel may go, and a gas budget.
+    let long = format!("{program}{RANGE}");
+    for n in [1_000, 60_000] {
+        kernel_run(
+            &format!("{long}count (msort (range {n}))"),
+            Limits::default(),
+        )
+        .0
+        .expect("sorts");
+    }
+    let limits = Limits {
+        gas: Some(20_000),
+        ..Limits::default()
+    };
+    let (outcome, _, _) = kernel_run(&format!("{long}count (msort (range 60000))"), limits);
+    assert_eq!(outcome, Err(RunError::OutOfGas { limit: 20_000 }));
+    assert_keeps_hole(&format!("{program}scaled [?h, 2]"), "?h");
+}
