@@ -809,7 +809,7 @@ impl Kernels {
             }};
         }
         // Returns the node of the two parts in registers `base` and `base + 1` (in the
-        // memory of the emptied node `token`) to a caller that takes it
+        // memory of the emptied node `token`; `None`: new) to a caller that takes it
         // apart at once (its next instruction an `Ins::Unpack` of the call's register,
         // split's `(l, r)`): the parts go straight to the registers that unpack names, and
         // the call's register keeps the memory the node would have taken (or frees it),
@@ -830,7 +830,8 @@ impl Kernels {
                         } if src == caller.dst => {
                             let base = $base as usize;
                             let parts = [$f[base].take(), $f[base + 1].take()];
-                            let token = $f[$token as usize].take();
+                            let token: Option<Reg> = $token;
+                            let token = token.map_or_else(R::default, |t| $f[t as usize].take());
                             R::clear_regs($f, $clear);
                             frames.pop();
                             back_to!($f, caller);
@@ -998,7 +999,12 @@ impl Kernels {
                     base,
                     n,
                     clear,
-                } => ret!(f, node(f, kind, base, n)?, clear),
+                } => {
+                    // (Scalar registers build no nodes: no code for them.)
+                    if n != 2 || !R::LINKS || !hand_over!(f, base, None, clear) {
+                        ret!(f, node(f, kind, base, n)?, clear)
+                    }
+                }
                 Ins::NodeInRet {
                     kind,
                     base,
@@ -1007,7 +1013,7 @@ impl Kernels {
                     clear,
                 } => {
                     // (Scalar registers build no nodes: no code for them.)
-                    if n != 2 || !R::LINKS || !hand_over!(f, base, token, clear) {
+                    if n != 2 || !R::LINKS || !hand_over!(f, base, Some(token), clear) {
                         ret!(f, node_in(f, kind, base, n, token)?, clear)
                     }
                 }
