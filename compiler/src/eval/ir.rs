@@ -265,6 +265,16 @@ pub fn record_names(code: &[Code], shape: CodeId) -> &[Rc<str>] {
 }
 
 impl Code {
+    /// Whether it is a variable or a constant read: a value needing no machine step,
+    /// nothing to fail, and no node of its own.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
+        )
+    }
+
     /// Calls `f` on each node this one refers to (not the bodies of lambdas it builds).
     pub fn for_each_child(&self, mut f: impl FnMut(CodeId)) {
         match self {

@@ -808,17 +808,20 @@ impl Kernels {
                 $f = window!(caller_bp as usize);
             }};
         }
-        // Returns the node of the two parts in registers `base` and `base + 1` (in the
-        // memory of the emptied node `token`; `None`: new) to a caller that takes it
+        // Returns the node of `n` parts, where they are two, in registers `base` and
+        // `base + 1` (in the memory of the emptied node `token`; `None`: new) to a caller
+        // that takes it
         // apart at once (its next instruction an `Ins::Unpack` of the call's register,
         // split's `(l, r)`): the parts go straight to the registers that unpack names, and
         // the call's register keeps the memory the node would have taken (or frees it),
         // as the unpack leaves them; the node is never built, and the unpack is skipped.
-        // `false`, with nothing done, where the caller does anything else or this frame
-        // linked nodes (the node fills the last one's hole).
+        // `false`, with nothing done, for other nodes, where the caller does anything else,
+        // or where this frame linked nodes (the node fills the last one's hole).
         macro_rules! hand_over {
-            ($f:ident, $base:expr, $token:expr, $clear:expr) => {{
+            ($f:ident, $n:expr, $base:expr, $token:expr, $clear:expr) => {{
                 match frames.last().copied() {
+                    // (Scalar registers build no nodes: no code for them.)
+                    _ if $n != 2 || !R::LINKS => false,
                     // SAFETY: a caller goes on after its call, inside the code (`closed`).
                     Some(caller) if !(R::LINKS && !chain.is_empty()) => match unsafe { *caller.ip }
                     {
@@ -1000,8 +1003,7 @@ impl Kernels {
                     n,
                     clear,
                 } => {
-                    // (Scalar registers build no nodes: no code for them.)
-                    if n != 2 || !R::LINKS || !hand_over!(f, base, None, clear) {
+                    if !hand_over!(f, n, base, None, clear) {
                         ret!(f, node(f, kind, base, n)?, clear)
                     }
                 }
@@ -1012,8 +1014,7 @@ impl Kernels {
                     token,
                     clear,
                 } => {
-                    // (Scalar registers build no nodes: no code for them.)
-                    if n != 2 || !R::LINKS || !hand_over!(f, base, Some(token), clear) {
+                    if !hand_over!(f, n, base, Some(token), clear) {
                         ret!(f, node_in(f, kind, base, n, token)?, clear)
                     }
                 }

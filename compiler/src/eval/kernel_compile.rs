@@ -436,10 +436,7 @@ impl Compile<'_> {
     }
 
     fn is_leaf(&self, id: CodeId) -> bool {
-        matches!(
-            self.prog.code[id as usize],
-            Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
-        )
+        self.prog.code[id as usize].is_leaf()
     }
 
     /// The values of `items` into consecutive temporaries (each computed in turn), from

@@ -845,13 +845,7 @@ impl<'p> Machine<'p> {
     /// unless all are read.
     #[inline]
     fn quick_node(&mut self, prog: &Program, kind: NodeKind, parts: &[CodeId]) -> Option<Value> {
-        let leaf = |id: &CodeId| {
-            matches!(
-                prog.code[*id as usize],
-                Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
-            )
-        };
-        if !parts.iter().all(leaf) {
+        if !parts.iter().all(|id| prog.code[*id as usize].is_leaf()) {
             return None;
         }
         let fields = match parts {
@@ -977,10 +971,11 @@ impl<'p> Machine<'p> {
     /// evaluated yet, its value at once: the closure over nothing that evaluating its body
     /// makes, without the frame the machine enters to evaluate a global's body.
     #[inline]
-    fn settle_global(&mut self, prog: &Program, g: u32) {
+    fn settle_global(&mut self, g: u32) {
         if let GlobalState::Pending = self.globals[g as usize] {
+            let prog = self.prog;
             // (The body is a lambda taking the global's dictionaries: none here.)
-            let body = &prog.lambdas[self.prog.globals[g as usize].body as usize];
+            let body = &prog.lambdas[prog.globals[g as usize].body as usize];
             if let (0, Code::Lambda(l)) = (body.arity, &prog.code[body.body as usize]) {
                 let l = *l;
                 if prog.lambdas[l as usize].captures.is_empty() {
@@ -1062,7 +1057,7 @@ impl<'p> Machine<'p> {
                     func,
                     args,
                 } => {
-                    self.settle_global(prog, *g);
+                    self.settle_global(*g);
                     if !matches!(self.globals[*g as usize], GlobalState::Done(_)) {
                         // First use: evaluate the function value the ordinary way.
                         self.ctrl.push(K::Call(args.len() as u32));

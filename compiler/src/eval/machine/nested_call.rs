@@ -50,12 +50,7 @@ impl<'p> Machine<'p> {
         let Some(outer) = self.kernels.of(lam) else {
             return Ok(false);
         };
-        let read = |id: &CodeId| {
-            matches!(
-                prog.code[*id as usize],
-                Code::Const(_) | Code::Local(_) | Code::Move(_) | Code::Capture(_)
-            )
-        };
+        let read = |id: &CodeId| prog.code[*id as usize].is_leaf();
         // The one argument that is a call, and the kernel of the function it calls.
         let mut nested = None;
         for (i, id) in args.iter().enumerate() {
@@ -74,7 +69,7 @@ impl<'p> Machine<'p> {
         let Some((at, global, inner_args)) = nested else {
             return Ok(false);
         };
-        self.settle_global(prog, global);
+        self.settle_global(global);
         let Some(inner) = self
             .global_lambda(global, inner_args.len())
             .and_then(|l| self.kernels.of(l))
