@@ -223,7 +223,10 @@ pub(super) enum Ins {
     /// with (`Cons x (merge xt ys)`: `kernel_chain`). The node is built with that part
     /// empty (register `base + hole` is not read) and linked into the frame's `Chain`:
     /// the frame returns its first node, and the frame's result fills the last one's
-    /// hole. A level of recursion, as the call it replaces.
+    /// hole. A level of recursion, as the call it replaces. In `lane` `Left` or `Right`,
+    /// the node is built around one part of a pair instead (`split`'s `(Cons a l, Cons b
+    /// r)`: `kernel_unzip`), and the frame's result fills the two holes (a level of
+    /// recursion for each `Left`).
     Link {
         kind: NodeKind,
         base: Reg,
@@ -231,6 +234,7 @@ pub(super) enum Ins {
         token: Reg,
         hole: u8,
         fresh: bool,
+        lane: Lane,
     },
     /// `Unpack` of the pair in register `src` (kept), its part `hole` to register `part`
     /// and the other to register `kept`, just before the `Link` of a node of `kind` in
@@ -246,6 +250,7 @@ pub(super) enum Ins {
         part: Reg,
         kept: Reg,
         hole: u8,
+        lane: Lane,
     },
     /// Takes apart the node in register `src` (which its arm's tests found to be one of
     /// `n` parts, at most `MAX_UNPACK`) where its arm reads it no more: part `i` goes to
@@ -431,6 +436,16 @@ impl Regs {
 #[inline(always)]
 pub(super) fn keeps(keep: u8, i: usize) -> bool {
     i < 8 && keep & (1 << i) != 0
+}
+
+/// The result a linked node is built around (`Ins::Link`): the frame's own, or one part
+/// of the pair the frame returns (the frame's chain then has a hole in each lane, and
+/// its result is taken apart to fill both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lane {
+    Whole,
+    Left,
+    Right,
 }
 
 // An instruction is loaded at each dispatch: it stays 16 bytes.
@@ -782,7 +797,7 @@ impl Kernels {
                 R::clear_regs($f, $clear);
                 if R::LINKS && !chain.is_empty() {
                     linked -= chain.len();
-                    v = R::close(&mut chain, v);
+                    v = R::close(&mut chain, v).or_give_up()?;
                 }
                 let Some(caller) = frames.pop() else {
                     return Ok(v);
@@ -1025,8 +1040,10 @@ impl Kernels {
                     token,
                     hole,
                     fresh,
+                    lane,
                 } => {
-                    if !R::LINKS || depth!() >= max_depth {
+                    // (A pair's two nodes are one level: its `Left`'s.)
+                    if !R::LINKS || (lane != Lane::Right && depth!() >= max_depth) {
                         return Err(Stop::GiveUp);
                     }
                     let token = if fresh {
@@ -1035,8 +1052,8 @@ impl Kernels {
                         f[token as usize].take()
                     };
                     let parts = &mut f[base as usize..base as usize + n as usize];
-                    R::link(&mut chain, kind, parts, hole, token).or_give_up()?;
-                    linked += 1;
+                    R::link(&mut chain, kind, parts, hole, token, lane).or_give_up()?;
+                    linked += usize::from(lane != Lane::Right);
                 }
                 Ins::Relink {
                     kind,
@@ -1044,12 +1061,13 @@ impl Kernels {
                     part,
                     kept,
                     hole,
+                    lane,
                 } => {
                     if R::LINKS
-                        && depth!() < max_depth
-                        && R::relink(f, &mut chain, kind, src, [part, kept], hole)
+                        && (lane == Lane::Right || depth!() < max_depth)
+                        && R::relink(f, &mut chain, kind, src, [part, kept], hole, lane)
                     {
-                        linked += 1;
+                        linked += usize::from(lane != Lane::Right);
                         // SAFETY: the `Link` it did follows (`kernel_relink`).
                         ip = unsafe { ip.add(1) };
                     } else {

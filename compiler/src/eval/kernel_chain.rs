@@ -14,7 +14,7 @@
 //! frame's own parameter passed on (`ys` in `merge xt ys`) stays in its register, as a
 //! tail call of the compiler's own keeps it (`keep_in_place`).
 
-use super::kernel::{Ins, Kernel, Reg, Regs};
+use super::kernel::{Ins, Kernel, Lane, Reg, Regs};
 use super::kernel_live::uses;
 use super::kernel_peephole::{compact, landed, target};
 
@@ -75,6 +75,7 @@ pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
             token,
             hole: dst - from,
             fresh,
+            lane: Lane::Whole,
         };
         code[j] = Ins::TailCall {
             kernel,
@@ -99,7 +100,7 @@ pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
 /// `Take` from register `k` moved into place before it, where nothing between them
 /// (straight code no jump enters or leaves) names either register: the move goes
 /// (`dead`), and the parameter keeps its value.
-fn keep_in_place(
+pub(super) fn keep_in_place(
     code: &mut [Ins],
     kernels: &[Kernel],
     landed: &[bool],
@@ -168,7 +169,7 @@ mod tests {
         assert_eq!(
             shown(&code),
             [
-                "Link { kind: Data(1), base: 2, n: 2, token: 0, hole: 1, fresh: false }",
+                "Link { kind: Data(1), base: 2, n: 2, token: 0, hole: 1, fresh: false, lane: Whole }",
                 "TailCall { kernel: 0, entry: 0, base: 4, n: 1, keep: 0, clear: Regs { from: 0, n: 0 } }",
             ]
         );
@@ -184,7 +185,7 @@ mod tests {
         assert_eq!(
             shown(&code),
             [
-                "Link { kind: Data(1), base: 2, n: 2, token: 0, hole: 1, fresh: false }",
+                "Link { kind: Data(1), base: 2, n: 2, token: 0, hole: 1, fresh: false, lane: Whole }",
                 "TailCall { kernel: 0, entry: 0, base: 4, n: 2, keep: 2, clear: Regs { from: 0, n: 0 } }",
             ]
         );
@@ -220,7 +221,7 @@ mod tests {
             shown(&code)[..2],
             [
                 "Take { dst: 5, src: 1 }",
-                "Link { kind: Data(2), base: 2, n: 4, token: 0, hole: 2, fresh: false }",
+                "Link { kind: Data(2), base: 2, n: 4, token: 0, hole: 2, fresh: false, lane: Whole }",
             ]
         );
         // A move out of the call's result, or into its arguments, stays after it; so does

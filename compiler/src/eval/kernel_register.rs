@@ -7,10 +7,10 @@
 use std::rc::Rc;
 
 use super::ir::{field_index_near, record_names, Code};
-use super::kernel::{Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK, WHOLE};
+use super::kernel::{Lane, Lit, OrGiveUp, Reg, Regs, Stop, MAX_REGS, MAX_UNPACK, WHOLE};
 use super::machine::{field, record_of, tuple_field, update};
 use super::natives::{self, ListIds, Prim};
-use super::value::{free_emptied, lambda_call, Fields, Node, NodeKind, Value};
+use super::value::{free_emptied, into_pair_parts, lambda_call, Fields, Node, NodeKind, Value};
 
 /// A register's contents, and the operations of kernel instructions on them.
 pub(super) trait Register: Clone + Default {
@@ -87,19 +87,20 @@ pub(super) trait Register: Clone + Default {
         f[src as usize].set(if keep { token } else { Self::default() });
     }
     /// `Ins::Link`: the node `node_in` builds of `parts` in `token`'s memory, but part
-    /// `hole` (left empty, its register as it was), linked into `chain` (`None`: the
-    /// kernel gives up).
+    /// `hole` (left empty, its register as it was), linked into `chain`'s `lane` (`None`:
+    /// the kernel gives up).
     fn link(
         chain: &mut Chain<Self>,
         kind: NodeKind,
         parts: &mut [Self],
         hole: u8,
         token: Self,
+        lane: Lane,
     ) -> Option<()>;
     /// `Ins::Relink` on frame `f` where the pair in register `src` is held there alone:
     /// its part `hole` moved to register `part`, register `kept` emptied, and the pair,
-    /// relabelled `kind` and its other part where it was, linked into `chain` with its
-    /// hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
+    /// relabelled `kind` and its other part where it was, linked into `chain`'s `lane`
+    /// with its hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
     fn relink(
         f: &mut [Self; MAX_REGS],
         chain: &mut Chain<Self>,
@@ -107,10 +108,12 @@ pub(super) trait Register: Clone + Default {
         src: Reg,
         regs: [Reg; 2],
         hole: u8,
+        lane: Lane,
     ) -> bool;
-    /// The first node of `chain` (not empty), once `v` fills the last one's hole; `chain`
-    /// is emptied.
-    fn close(chain: &mut Chain<Self>, v: Self) -> Self;
+    /// The first node of `chain` (not empty), once `v` fills the last one's hole (or, in
+    /// a chain of two lanes, `v`'s two parts the last holes of each); `chain` is emptied.
+    /// `None` where `v` is no pair there.
+    fn close(chain: &mut Chain<Self>, v: Self) -> Option<Self>;
     /// `Ins::Unpack` on frame `f`: part `i` of the `n` of the node in register `src` to
     /// register `to[i]` (released where it is `src`), moved out where nothing else holds
     /// the node and copied otherwise; `src` keeps the emptied node where `keep` asks for
@@ -364,6 +367,7 @@ impl Register for Value {
         parts: &mut [Value],
         hole: u8,
         token: Value,
+        lane: Lane,
     ) -> Option<()> {
         let hole = hole as usize;
         // A list cell in the memory of one, most often (`Cons x (merge xt ys)`): its
@@ -375,8 +379,7 @@ impl Register for Value {
                         items[1 - hole].set(std::mem::take(&mut parts[1 - hole]));
                         items[hole].set(Value::Unit);
                         let slot: *mut Value = &mut items[hole];
-                        chain.push(Value::Node(rc), slot);
-                        return Some(());
+                        return chain.push_in(Value::Node(rc), slot, lane);
                     }
                     None => Value::Node(rc),
                 }
@@ -391,13 +394,15 @@ impl Register for Value {
             return None;
         };
         let slot: *mut Value = Rc::get_mut(rc)?.fields.get_mut(hole)?;
-        chain.push(node, slot);
-        Some(())
+        chain.push_in(node, slot, lane)
     }
 
     #[inline(always)]
-    fn close(chain: &mut Chain<Value>, v: Value) -> Value {
-        chain.close(v)
+    fn close(chain: &mut Chain<Value>, v: Value) -> Option<Value> {
+        if chain.right.is_null() {
+            return Some(chain.close(v));
+        }
+        chain.close_pair(v)
     }
 
     #[inline(always)]
@@ -408,8 +413,12 @@ impl Register for Value {
         src: Reg,
         [part_reg, kept]: [Reg; 2],
         hole: u8,
+        lane: Lane,
     ) -> bool {
         let hole = hole as usize & 1;
+        if !chain.takes(lane) {
+            return false;
+        }
         let Value::Node(rc) = &mut f[src as usize] else {
             return false;
         };
@@ -420,7 +429,11 @@ impl Register for Value {
         let slot: *mut Value = &mut items[hole];
         // The pair moves to the chain; `slot` stays in its memory, on the heap.
         let pair = std::mem::take(&mut f[src as usize]);
-        chain.push(pair, slot);
+        let linked = chain.push_in(pair, slot, lane);
+        debug_assert!(
+            linked.is_some(),
+            "a chain that takes the lane links into it"
+        );
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);
         true
@@ -733,7 +746,14 @@ impl Register for Scalar {
         None
     }
 
-    fn link(_: &mut Chain<Scalar>, _: NodeKind, _: &mut [Scalar], _: u8, _: Scalar) -> Option<()> {
+    fn link(
+        _: &mut Chain<Scalar>,
+        _: NodeKind,
+        _: &mut [Scalar],
+        _: u8,
+        _: Scalar,
+        _: Lane,
+    ) -> Option<()> {
         None
     }
 
@@ -744,12 +764,13 @@ impl Register for Scalar {
         _: Reg,
         _: [Reg; 2],
         _: u8,
+        _: Lane,
     ) -> bool {
         false
     }
 
-    fn close(chain: &mut Chain<Scalar>, v: Scalar) -> Scalar {
-        chain.close(v)
+    fn close(chain: &mut Chain<Scalar>, v: Scalar) -> Option<Scalar> {
+        Some(chain.close(v))
     }
 
     fn unpack(
@@ -851,10 +872,15 @@ fn put(f: &mut [Value; MAX_REGS], src: Reg, r: Reg, v: Value) {
 
 /// The nodes a frame built around the result it has yet to compute (`Ins::Link`), each
 /// in the hole of the one before: the first, which the frame returns once its result
-/// fills the last one's hole (`hole`, null where there are none).
+/// fills the last one's hole (`hole`, null where there are none). Built around the parts
+/// of a pair (`Lane::Left` and `Right`), it has two lanes: its first node is a pair whose
+/// parts begin them, and the last holes of each (`hole` and `right`) take the parts of
+/// the frame's result.
 pub(super) struct Chain<R> {
     head: R,
     hole: *mut R,
+    /// The `Right` lane's last hole; null for a chain of one lane.
+    right: *mut R,
     len: usize,
 }
 
@@ -863,6 +889,7 @@ impl<R: Default> Default for Chain<R> {
         Chain {
             head: R::default(),
             hole: std::ptr::null_mut(),
+            right: std::ptr::null_mut(),
             len: 0,
         }
     }
@@ -874,10 +901,17 @@ impl<R: Default> Chain<R> {
         self.hole.is_null()
     }
 
-    /// How many nodes it holds.
+    /// How many levels of recursion it holds (a node each, or a node in each lane).
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether a node may be linked into `lane`: any, into an empty chain; otherwise one
+    /// of the kind of lanes it has.
+    #[inline(always)]
+    fn takes(&self, lane: Lane) -> bool {
+        self.hole.is_null() || (lane == Lane::Whole) == self.right.is_null()
     }
 
     /// Links `node` (a node no one else holds, kept in the chain from now on) into the
@@ -897,8 +931,8 @@ impl<R: Default> Chain<R> {
         self.len += 1;
     }
 
-    /// The first node, once `v` fills the last one's hole (the chain is not empty); the
-    /// chain is empty again.
+    /// The first node, once `v` fills the last one's hole (the chain is not empty, of one
+    /// lane); the chain is empty again.
     #[inline(always)]
     fn close(&mut self, v: R) -> R {
         debug_assert!(!self.hole.is_null());
@@ -907,5 +941,68 @@ impl<R: Default> Chain<R> {
         self.hole = std::ptr::null_mut();
         self.len = 0;
         std::mem::take(&mut self.head)
+    }
+}
+
+impl Chain<Value> {
+    /// `push` into `lane`: an empty chain linked into a lane of a pair begins as a new
+    /// pair of two empty parts, the first hole of each lane. `None`, with nothing linked,
+    /// where the chain does not take the lane (`takes`).
+    #[inline(always)]
+    fn push_in(&mut self, node: Value, slot: *mut Value, lane: Lane) -> Option<()> {
+        if lane == Lane::Whole && self.right.is_null() {
+            self.push(node, slot);
+            return Some(());
+        }
+        self.push_lane(node, slot, lane)
+    }
+
+    #[inline(always)]
+    fn push_lane(&mut self, node: Value, slot: *mut Value, lane: Lane) -> Option<()> {
+        if !self.takes(lane) || lane == Lane::Whole {
+            return None;
+        }
+        if self.hole.is_null() {
+            let mut pair = Rc::new(Node {
+                kind: NodeKind::Tuple,
+                fields: Fields::pair(Value::Unit, Value::Unit),
+            });
+            let [left, right] = Node::reuse_pair(&mut pair, NodeKind::Tuple)?;
+            (self.hole, self.right) = (left, right);
+            self.head = Value::Node(pair);
+        }
+        let at = if lane == Lane::Left {
+            &mut self.hole
+        } else {
+            &mut self.right
+        };
+        // SAFETY: as in `push`: the lane's last hole is in the last node linked into it
+        // (or the first pair's part), which the chain holds alone and keeps alive.
+        unsafe { at.write(node) };
+        *at = slot;
+        self.len += usize::from(lane == Lane::Left);
+        Some(())
+    }
+
+    /// `close` of a chain of two lanes: pair `v`'s parts fill the last hole of each.
+    /// `None` where `v` is no pair.
+    #[inline(never)]
+    fn close_pair(&mut self, v: Value) -> Option<Value> {
+        let Value::Node(pair) = v else {
+            return None;
+        };
+        if !matches!(pair.kind, NodeKind::Tuple) {
+            return None;
+        }
+        let (a, b) = into_pair_parts(pair)?;
+        // SAFETY: as in `push_lane`.
+        unsafe {
+            self.hole.write(a);
+            self.right.write(b);
+        }
+        self.hole = std::ptr::null_mut();
+        self.right = std::ptr::null_mut();
+        self.len = 0;
+        Some(std::mem::take(&mut self.head))
     }
 }

@@ -37,6 +37,7 @@ pub(super) fn fuse(code: &mut [Ins], kernels: &[Kernel]) {
             token,
             hole: hole @ 0..=1,
             fresh: false,
+            lane,
         } = code[i]
         else {
             continue;
@@ -54,6 +55,7 @@ pub(super) fn fuse(code: &mut [Ins], kernels: &[Kernel]) {
                 part: to[hole as usize],
                 kept: to[stays],
                 hole,
+                lane,
             };
         }
     }

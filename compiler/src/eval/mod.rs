@@ -17,6 +17,7 @@ mod kernel_live;
 mod kernel_peephole;
 mod kernel_register;
 mod kernel_relink;
+mod kernel_unzip;
 pub mod liveness;
 pub mod lower;
 pub mod machine;

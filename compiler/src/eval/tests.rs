@@ -1230,31 +1230,36 @@ fn tail_calls_move_every_argument_that_is_not_in_place() {
     assert_kernel_values(&program, 2, &cases);
 }
 
-/// A node of two parts whose parts are in registers that are no run (split's
-/// `(Cons a l, Cons b r)`) is built of them where they are (`Ins::NodeInPair`), with no
+/// A node of two parts whose parts are in registers that are no run (`twist`'s
+/// `(Cons a r, Cons b l)`) is built of them where they are (`Ins::NodeInPair`), with no
 /// `Take` moving them next to each other first. Values, a list shared with the machine
 /// (its cells copied, not reused) and a hole among the parts stay the machine's.
 #[test]
 fn pairs_are_built_of_their_parts_where_they_are() {
     use super::kernel::Ins;
+    let program = format!("{MSORT}{TWIST}");
     assert_eq!(
-        instructions_in(MSORT, |i| matches!(i, Ins::NodeInPair { .. })),
+        instructions_in(&program, |i| matches!(i, Ins::NodeInPair { .. })),
         2
     );
     let cases = [
         (
-            "split [1, 2, 3, 4, 5]",
-            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+            "twist [1, 2, 3, 4, 5]",
+            "([1i32, 4i32, 5i32], [2i32, 3i32])",
         ),
         (
-            "let xs = [6, 7, 8, 9] in (split xs, xs)",
-            "(([6i32, 8i32], [7i32, 9i32]), [6i32, 7i32, 8i32, 9i32])",
+            "let xs = [6, 7, 8, 9] in (twist xs, xs)",
+            "(([6i32, 9i32], [7i32, 8i32]), [6i32, 7i32, 8i32, 9i32])",
         ),
         ("msort [5, 3, 9, 1, 3]", "[1i32, 3i32, 3i32, 5i32, 9i32]"),
     ];
-    assert_kernel_values(MSORT, 5, &cases);
-    assert_keeps_hole(&format!("{MSORT}split [1, ?h, 3, 4, 5]"), "?h");
+    assert_kernel_values(&program, 6, &cases);
+    assert_keeps_hole(&format!("{program}twist [1, ?h, 3, 4, 5]"), "?h");
 }
+
+/// `split`, but each level's cells in the other lane (the pair's parts swapped): no
+/// lane of the pair the frame returns is built around the same part at each level.
+const TWIST: &str = "fn twist : List i32 -> (List i32, List i32) = \\xs -> match xs when Cons a (Cons b rest) -> (match (twist rest) when (l, r) -> (Cons a r, Cons b l)) when _ -> (xs, Empty)\n";
 
 /// A tuple pattern on a call's result, in the one arm of its `match`, is tested by the
 /// `Unpack` that takes the tuple apart (no `JumpUnlessTuple` before it): an indeterminate
@@ -2462,4 +2467,114 @@ fn pairs_a_caller_takes_apart_at_once_are_handed_over_in_parts() {
     let (outcome, _, _) = kernel_run(&format!("{long}count (msort (range 60000))"), limits);
     assert_eq!(outcome, Err(RunError::OutOfGas { limit: 20_000 }));
     assert_keeps_hole(&format!("{program}scaled [?h, 2]"), "?h");
+}
+
+/// A call whose pair result is taken apart to return a pair of nodes built around its
+/// parts (`split`'s `(Cons a l, Cons b r)`, an `unzip`'s) links each node into a lane of
+/// the frame's chain and becomes a tail call (`kernel_unzip`); the cells matched are
+/// linked where they are (`Ins::Relink` in both lanes). Values, lists shared with the
+/// machine (copied), the stack limit, gas and holes stay the machine's; so do the
+/// functions that return only one lane's node, or the lanes swapped (not linked).
+#[test]
+fn pairs_returned_around_a_calls_parts_are_linked_in_two_lanes() {
+    use super::kernel::{Ins, Lane};
+    let more = "fn unzip : List (i32, i32) -> (List i32, List i32) = \\xs -> match xs when Cons (a, b) rest -> (match (unzip rest) when (l, r) -> (Cons a l, Cons b r)) when Empty -> (Empty, Empty)\n\
+        fn outer : List i32 -> (List i32, List i32) = \\xs -> match xs when Cons a (Cons b (Cons c rest)) -> (match (outer rest) when (l, r) -> (Cons a l, Cons c r)) when _ -> split xs\n\
+        fn parity : List i32 -> (List i32, List i32) = \\xs -> match xs when Cons x rest -> (match (parity rest) when (e, o) -> if x % 2 == 0 then (Cons x e, o) else (e, Cons x o)) when Empty -> (xs, Empty)\n\
+        fn zipped : i32 -> List (i32, i32) = \\n -> let rec go = \\k acc -> if k == 0 then acc else go (k - 1) (Cons (k, k * 3) acc) in go n Empty\n";
+    let program = format!("{MSORT}{TWIST}{RANGE}{more}");
+    let links = |lane: Lane| {
+        instructions_in(
+            &program,
+            |i| matches!(*i, Ins::Link { lane: l, .. } if l == lane),
+        )
+    };
+    // split's, unzip's and outer's nodes, each in its lane; twist's and parity's not.
+    assert_eq!((links(Lane::Left), links(Lane::Right)), (3, 3));
+    // split links the cells it matched where they are.
+    let relinks = instructions_in(
+        MSORT,
+        |i| matches!(*i, Ins::Relink { lane, .. } if lane != Lane::Whole),
+    );
+    assert_eq!(relinks, 2);
+    let cases = [
+        (
+            "split [1, 2, 3, 4, 5]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32])",
+        ),
+        ("split [1, 2, 3, 4]", "([1i32, 3i32], [2i32, 4i32])"),
+        (
+            "unzip [(1, 2), (3, 4), (5, 6)]",
+            "([1i32, 3i32, 5i32], [2i32, 4i32, 6i32])",
+        ),
+        (
+            "outer [1, 2, 3, 4, 5, 6, 7, 8]",
+            "([1i32, 4i32, 7i32], [3i32, 6i32, 8i32])",
+        ),
+        (
+            "twist [1, 2, 3, 4, 5]",
+            "([1i32, 4i32, 5i32], [2i32, 3i32])",
+        ),
+        (
+            "parity [1, 2, 3, 4, 5]",
+            "([2i32, 4i32], [1i32, 3i32, 5i32])",
+        ),
+        (
+            "msort [5, 3, 9, 1, 3, 8, 2]",
+            "[1i32, 2i32, 3i32, 3i32, 5i32, 8i32, 9i32]",
+        ),
+        ("count (split (range 1000)).0", "500i32"),
+    ];
+    assert_kernel_values(&program, 13, &cases);
+    // (Too short for a kernel to count fewer steps.)
+    for short in ["split [7]", "split Empty", "unzip Empty"] {
+        let (outcome, _, _) = kernel_run(&format!("{program}{short}"), Limits::default());
+        assert!(outcome.is_ok(), "{short}: {outcome:?}");
+    }
+    // Lists held elsewhere too: their cells are copied, and the lists stay whole.
+    for shared in [
+        "let xs = [6, 7, 8, 9, 10] in (split xs, xs)",
+        "let xs = zipped 4 in (unzip xs, xs)",
+        "let xs = range 9 in (outer xs, count xs)",
+    ] {
+        let (outcome, ran, _) = kernel_run(&format!("{program}{shared}"), Limits::default());
+        assert!(outcome.is_ok() && ran, "{shared}: {outcome:?}");
+    }
+    // Within and beyond the depth a kernel goes to, the stack limit, and gas.
+    for n in [3_000, 60_000] {
+        let code = format!("{program}let p = split (range {n}) in (count p.0, count p.1)");
+        assert!(kernel_run(&code, Limits::default()).0.is_ok());
+        let code = format!("{program}let p = unzip (zipped {n}) in (count p.0, count p.1)");
+        assert!(kernel_run(&code, Limits::default()).0.is_ok());
+    }
+    let small_stack = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    for n in [100, 3_000, 50_000] {
+        let code = format!("{program}count (split (range {n})).1");
+        let (outcome, _, _) = kernel_run(&code, small_stack.clone());
+        assert_eq!(outcome.is_ok(), n < 50_000, "{n}: {outcome:?}");
+    }
+    // (A kernel counts a step a call, the machine several: budgets both run out of.)
+    for gas in [50, 2_000] {
+        let limits = Limits {
+            gas: Some(gas),
+            ..Limits::default()
+        };
+        for call in [
+            "count (msort (range 5000))",
+            "count (unzip (zipped 5000)).1",
+        ] {
+            let (outcome, _, _) = kernel_run(&format!("{program}{call}"), limits.clone());
+            assert_eq!(outcome, Err(RunError::OutOfGas { limit: gas }), "{call}");
+        }
+    }
+    // A hole among the parts, or as the rest of the list.
+    assert_keeps_hole(&format!("{program}split [1, ?h, 3, 4, 5]"), "?h");
+    assert_keeps_hole(
+        &format!("{program}split (Cons 1 (Cons 2 (Cons 3 ?t)))"),
+        "?t",
+    );
+    assert_keeps_hole(&format!("{program}unzip [(1, 2), (?a, 4)]"), "?a");
 }
