@@ -429,11 +429,15 @@ impl Register for Value {
         let slot: *mut Value = &mut items[hole];
         // The pair moves to the chain; `slot` stays in its memory, on the heap.
         let pair = std::mem::take(&mut f[src as usize]);
-        let linked = chain.push_in(pair, slot, lane);
-        debug_assert!(
-            linked.is_some(),
-            "a chain that takes the lane links into it"
-        );
+        if lane == Lane::Whole {
+            chain.push(pair, slot);
+        } else {
+            let linked = chain.push_lane(pair, slot, lane);
+            debug_assert!(
+                linked.is_some(),
+                "a chain that takes the lane links into it"
+            );
+        }
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);
         true
@@ -911,7 +915,10 @@ impl<R: Default> Chain<R> {
     /// of the kind of lanes it has.
     #[inline(always)]
     fn takes(&self, lane: Lane) -> bool {
-        self.hole.is_null() || (lane == Lane::Whole) == self.right.is_null()
+        match lane {
+            Lane::Whole => self.right.is_null(),
+            Lane::Left | Lane::Right => self.hole.is_null() || !self.right.is_null(),
+        }
     }
 
     /// Links `node` (a node no one else holds, kept in the chain from now on) into the
