@@ -239,11 +239,14 @@ pub(super) enum Ins {
     /// `Unpack` of the pair in register `src` (kept), its part `hole` to register `part`
     /// and the other to register `kept`, just before the `Link` of a node of `kind` in
     /// its memory that keeps that other part, read from register `kept` (merge's
-    /// `Cons x (merge xt ys)`, a copy's `Cons x (copy xt)`: `kernel_relink`). Where
-    /// nothing else holds the pair, it does the `Link` too, and the code goes on after
-    /// it: the kept part stays where it is, part `hole` moves to register `part`, register
-    /// `kept` is emptied (the `Link` would have emptied it), and the pair, relabelled, is
-    /// linked with its hole there. Otherwise it is the `Unpack`, and the `Link` runs.
+    /// `Cons x (merge xt ys)`, a copy's `Cons x (copy xt)`: `kernel_relink`). It does
+    /// the `Link` too, and the code goes on after it: part `hole` moves to register
+    /// `part`, register `kept` is emptied (the `Link` would have emptied it), and where
+    /// nothing else holds the pair, the kept part stays where it is and the pair,
+    /// relabelled, is linked with its hole there; otherwise the parts are copied and the
+    /// node linked is new, as the `Unpack` and the `Link` would have made it. (The `Link`
+    /// stays, never run, for the passes that read the two as an unpack and a link.)
+    /// `part` may be `src` itself (`kernel_relink::keep_tails`).
     Relink {
         kind: NodeKind,
         src: Reg,
@@ -1063,19 +1066,16 @@ impl Kernels {
                     hole,
                     lane,
                 } => {
-                    if R::LINKS
-                        && (lane == Lane::Right || depth!() < max_depth)
-                        && R::relink(f, &mut chain, kind, src, [part, kept], hole, lane)
-                    {
-                        linked += usize::from(lane != Lane::Right);
-                        // SAFETY: the `Link` it did follows (`kernel_relink`).
-                        ip = unsafe { ip.add(1) };
-                    } else {
-                        let Some(Ins::Unpack { to, .. }) = ins.as_unpack() else {
-                            unreachable!("a relink is an unpack")
-                        };
-                        R::unpack_cold(f, src, to, 2, true).or_give_up()?;
+                    if !R::LINKS || (lane != Lane::Right && depth!() >= max_depth) {
+                        return Err(Stop::GiveUp);
                     }
+                    let regs = [part, kept];
+                    if !R::relink(f, &mut chain, kind, src, regs, hole, lane) {
+                        R::relink_copy(f, &mut chain, kind, src, regs, hole, lane).or_give_up()?;
+                    }
+                    linked += usize::from(lane != Lane::Right);
+                    // SAFETY: the `Link` it did follows (`kernel_relink`).
+                    ip = unsafe { ip.add(1) };
                 }
                 Ins::Unpack { src, to, n, keep } => {
                     R::unpack(f, src, to, n, keep).or_give_up()?;

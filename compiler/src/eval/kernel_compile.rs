@@ -176,6 +176,7 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     super::kernel_peephole::pairs_in_place(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
     super::kernel_relink::fuse(&mut b.code, &b.kernels);
+    super::kernel_relink::keep_tails(&mut b.code, &b.kernels);
     link(&mut b.code, &b.kernels);
     // A kernel that calls one that did not compile does not qualify either, nor does one
     // calling a kernel not on scalars run on them.

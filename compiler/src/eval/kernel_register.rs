@@ -125,19 +125,20 @@ pub(super) trait Register: Clone + Default {
         n: u8,
         keep: bool,
     ) -> Option<()>;
-    /// `unpack` out of line, for `Ins::Relink` where it cannot link: the run loop keeps
-    /// one copy of `unpack` inline, `Ins::Unpack`'s (two made it call one out of line).
-    #[inline(never)]
-    #[cold]
-    fn unpack_cold(
+    /// `Ins::Relink` where `relink` cannot link in place (the pair is held elsewhere too):
+    /// its parts copied, part `hole` to register `regs[0]` and the other, in a new node
+    /// of `kind` linked into `chain`'s `lane`, register `src` (which may be `regs[0]`)
+    /// and `regs[1]` emptied. `None` where `src` holds no pair or the chain does not take
+    /// the lane (the kernel gives up).
+    fn relink_copy(
         f: &mut [Self; MAX_REGS],
+        chain: &mut Chain<Self>,
+        kind: NodeKind,
         src: Reg,
-        to: [Reg; MAX_UNPACK],
-        n: u8,
-        keep: bool,
-    ) -> Option<()> {
-        Self::unpack(f, src, to, n, keep)
-    }
+        regs: [Reg; 2],
+        hole: u8,
+        lane: Lane,
+    ) -> Option<()>;
     /// `v` with its parts released, where it is a node nothing else holds (its memory kept
     /// for `node_in`); empty otherwise.
     fn spare(v: Self) -> Self;
@@ -441,6 +442,38 @@ impl Register for Value {
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);
         true
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn relink_copy(
+        f: &mut [Value; MAX_REGS],
+        chain: &mut Chain<Value>,
+        kind: NodeKind,
+        src: Reg,
+        [part_reg, kept]: [Reg; 2],
+        hole: u8,
+        lane: Lane,
+    ) -> Option<()> {
+        let hole = usize::from(hole) & 1;
+        let Value::Node(pair) = std::mem::take(&mut f[src as usize]) else {
+            return None;
+        };
+        let mut parts = match &pair.fields[..] {
+            [a, b] => [a.dup(), b.dup()],
+            _ => return None,
+        };
+        let part = std::mem::take(&mut parts[hole]);
+        let mut node = Rc::new(Node {
+            kind,
+            fields: Fields::pair(std::mem::take(&mut parts[0]), std::mem::take(&mut parts[1])),
+        });
+        let slot: *mut Value = &mut Rc::get_mut(&mut node)?.fields[hole];
+        chain.push_in(Value::Node(node), slot, lane)?;
+        drop(pair);
+        f[part_reg as usize].set(part);
+        f[kept as usize].set(Value::Unit);
+        Some(())
     }
 
     #[inline(always)]
@@ -771,6 +804,18 @@ impl Register for Scalar {
         _: Lane,
     ) -> bool {
         false
+    }
+
+    fn relink_copy(
+        _: &mut [Scalar; MAX_REGS],
+        _: &mut Chain<Scalar>,
+        _: NodeKind,
+        _: Reg,
+        _: [Reg; 2],
+        _: u8,
+        _: Lane,
+    ) -> Option<()> {
+        None
     }
 
     fn close(chain: &mut Chain<Scalar>, v: Scalar) -> Option<Scalar> {

@@ -9,7 +9,8 @@
 //! apart already: its `Unpack` and `Link` are not next to each other.) Run last, once
 //! the registers are placed and the clears set.
 
-use super::kernel::{Ins, Kernel};
+use super::kernel::{keeps, Ins, Kernel, Reg};
+use super::kernel_live::{regions, uses};
 use super::kernel_peephole::landed;
 
 /// Makes each `Unpack` (of two parts, kept) followed by the `Link` of a node in its
@@ -58,5 +59,138 @@ pub(super) fn fuse(code: &mut [Ins], kernels: &[Kernel]) {
                 lane,
             };
         }
+    }
+}
+
+/// Each `Relink` whose `Link` is followed by a tail call that moves the part the relink
+/// took out (merge's `xt`, put in the argument's register `base + k`) to parameter `k`'s
+/// register, which is the relink's `src` (emptied as the pair is linked), puts the part
+/// there at once: the tail call keeps parameter `k` in place and moves nothing for it
+/// (merge's step, one register move fewer). Only where nothing else in the kernel's code
+/// names the argument's register, which then goes unused, and no jump lands on the `Link`
+/// or the tail call. Run after `fuse`.
+pub(super) fn keep_tails(code: &mut [Ins], kernels: &[Kernel]) {
+    let landed = landed(code, kernels);
+    for region in regions(code, kernels) {
+        // (The relink, its tail call, the parameter, and the argument's register.)
+        let mut found = Vec::new();
+        for &i in &region {
+            let Ins::Relink { src, part, .. } = code[i] else {
+                continue;
+            };
+            let (
+                Some(Ins::Link { .. }),
+                Some(&Ins::TailCall {
+                    kernel,
+                    base,
+                    n,
+                    keep,
+                    ..
+                }),
+            ) = (code.get(i + 1), code.get(i + 2))
+            else {
+                continue;
+            };
+            let width = kernels[kernel as usize].frame_width() as usize;
+            let Some(k) = part.checked_sub(base) else {
+                continue;
+            };
+            let fits = src == k && k < base && k < n.min(8) && !keeps(keep, k as usize);
+            if fits && part as usize >= width && !landed[i + 1] && !landed[i + 2] {
+                found.push((i, i + 2, k, part));
+            }
+        }
+        for &(i, t, k, part) in &found {
+            let ours = |j: usize| {
+                found
+                    .iter()
+                    .any(|&(r, c, _, p)| p == part && (j == r || j == r + 1 || j == c))
+            };
+            if region
+                .iter()
+                .any(|&j| !ours(j) && names(code[j], kernels, part))
+            {
+                continue;
+            }
+            if let Ins::Relink { part, .. } = &mut code[i] {
+                *part = k;
+            }
+            if let Ins::TailCall { keep, .. } = &mut code[t] {
+                *keep |= 1 << k;
+            }
+        }
+    }
+}
+
+/// Whether `ins` reads or writes register `r` (a tail call: an argument it moves, or a
+/// register of the callee's frame it reads in place).
+fn names(ins: Ins, kernels: &[Kernel], r: Reg) -> bool {
+    let r = r as usize;
+    if let Ins::TailCall {
+        kernel,
+        base,
+        n,
+        keep,
+        ..
+    } = ins
+    {
+        let moved = (base as usize..base as usize + n as usize)
+            .contains(&r)
+            .then(|| !keeps(keep, r - base as usize));
+        return moved.unwrap_or(false) || r < kernels[kernel as usize].frame_width() as usize;
+    }
+    let u = uses(ins, kernels);
+    u.read.contains(r) || u.write.contains(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::kernel::testing::{kernel, shown, tail_call};
+    use crate::eval::kernel::Lane;
+    use crate::eval::value::NodeKind;
+
+    /// merge's `Cons x (merge xt ys)`: the cell in register 0 relinked, `xt` to register
+    /// 4 (the tail call's first argument), `ys` kept in register 1.
+    fn step() -> Vec<Ins> {
+        let mut tail = tail_call(0, 4, 2);
+        if let Ins::TailCall { keep, .. } = &mut tail {
+            *keep = 2;
+        }
+        vec![
+            Ins::Relink {
+                kind: NodeKind::Data(1),
+                src: 0,
+                part: 4,
+                kept: 2,
+                hole: 1,
+                lane: Lane::Whole,
+            },
+            Ins::Link {
+                kind: NodeKind::Data(1),
+                base: 2,
+                n: 2,
+                token: 0,
+                hole: 1,
+                fresh: false,
+                lane: Lane::Whole,
+            },
+            tail,
+        ]
+    }
+
+    #[test]
+    fn a_relinked_part_goes_to_the_parameter_the_tail_call_keeps() {
+        let mut code = step();
+        keep_tails(&mut code, &[kernel(2, 0, 0)]);
+        let text = shown(&code);
+        assert!(text[0].contains("src: 0, part: 0"), "{text:?}");
+        assert!(text[2].contains("keep: 3"), "{text:?}");
+        // Not where other code of the kernel reads the argument's register.
+        let mut code = step();
+        code.insert(0, Ins::Copy { dst: 3, src: 4 });
+        let before = shown(&code);
+        keep_tails(&mut code, &[kernel(2, 0, 0)]);
+        assert_eq!(shown(&code), before);
     }
 }

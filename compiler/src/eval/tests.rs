@@ -2578,3 +2578,45 @@ fn pairs_returned_around_a_calls_parts_are_linked_in_two_lanes() {
     );
     assert_keeps_hole(&format!("{program}unzip [(1, 2), (?a, 4)]"), "?a");
 }
+
+/// merge's `Cons x (merge xt ys)`: the `Relink` puts `xt` straight into the register of
+/// the parameter the tail call keeps (`kernel_relink::keep_tails`), and the tail call
+/// moves nothing. Where the cells are held elsewhere too, the relink copies them into a
+/// new cell (`relink_copy`), as the `Unpack` and `Link` it replaces would. Values, lists
+/// left whole, holes and the stack limit stay the machine's.
+#[test]
+fn a_relinked_part_goes_straight_to_the_parameter_a_tail_call_keeps() {
+    use super::kernel::Ins;
+    let program = format!("{MSORT}{RANGE}");
+    let in_place = instructions_in(
+        &program,
+        |i| matches!(*i, Ins::Relink { src, part, .. } if src == part),
+    );
+    assert_eq!(in_place, 2, "both of merge's branches");
+    let cases = [
+        (
+            "merge [1, 4, 9] [2, 3, 10, 11]",
+            "[1i32, 2i32, 3i32, 4i32, 9i32, 10i32, 11i32]",
+        ),
+        (
+            "let a = [1, 4, 9, 12], b = [2, 3, 10] in (merge a b, a, b)",
+            "([1i32, 2i32, 3i32, 4i32, 9i32, 10i32, 12i32], [1i32, 4i32, 9i32, 12i32], [2i32, 3i32, 10i32])",
+        ),
+        (
+            "let a = range 300 in count (merge a (msort a))",
+            "600i32",
+        ),
+    ];
+    assert_kernel_values(&program, 6, &cases);
+    assert_keeps_hole(&format!("{program}merge [1, ?h, 9] [2, 3]"), "?h");
+    assert_keeps_hole(&format!("{program}merge [1, 2] (Cons 3 ?t)"), "?t");
+    let small_stack = Limits {
+        max_stack: 10_000,
+        ..Limits::default()
+    };
+    for n in [100, 50_000] {
+        let code = format!("{program}let a = range {n} in count (merge a a)");
+        let (outcome, _, _) = kernel_run(&code, small_stack.clone());
+        assert_eq!(outcome.is_ok(), n < 50_000, "{n}: {outcome:?}");
+    }
+}
