@@ -64,9 +64,9 @@ pub(super) fn fuse(code: &mut [Ins], kernels: &[Kernel]) {
 
 /// Each `Relink` whose `Link` is followed by a tail call that moves the part the relink
 /// took out (merge's `xt`, put in the argument's register `base + k`) to parameter `k`'s
-/// register, which is the relink's `src` (emptied as the pair is linked), puts the part
-/// there at once: the tail call keeps parameter `k` in place and moves nothing for it
-/// (merge's step, one register move fewer). Only where nothing else in the kernel's code
+/// register, which the relink emptied (its `src`) or the relink just before it did
+/// (split's `rest`), puts the part there at once: the tail call keeps parameter `k` in
+/// place and moves nothing for it (one register move fewer a step). Only where nothing else in the kernel's code
 /// names the argument's register, which then goes unused, and no jump lands on the `Link`
 /// or the tail call. Run after `fuse`.
 pub(super) fn keep_tails(code: &mut [Ins], kernels: &[Kernel]) {
@@ -75,7 +75,10 @@ pub(super) fn keep_tails(code: &mut [Ins], kernels: &[Kernel]) {
         // (The relink, its tail call, the parameter, and the argument's register.)
         let mut found = Vec::new();
         for &i in &region {
-            let Ins::Relink { src, part, .. } = code[i] else {
+            let Ins::Relink {
+                src, part, kept, ..
+            } = code[i]
+            else {
                 continue;
             };
             let (
@@ -95,7 +98,15 @@ pub(super) fn keep_tails(code: &mut [Ins], kernels: &[Kernel]) {
             let Some(k) = part.checked_sub(base) else {
                 continue;
             };
-            let fits = src == k && k < base && k < n.min(8) && !keeps(keep, k as usize);
+            // Register `k` is empty: this relink's pair was there, or the one before's
+            // (split's second cell goes on where its first was).
+            let before = i >= 2 && !landed[i - 1] && !landed[i];
+            let emptied = src == k
+                || (before
+                    && kept != k
+                    && matches!(code[i - 2], Ins::Relink { src, .. } if src == k)
+                    && matches!(code[i - 1], Ins::Link { .. }));
+            let fits = emptied && k < base && k < n.min(8) && !keeps(keep, k as usize);
             if fits && part as usize >= width && !landed[i + 1] && !landed[i + 2] {
                 found.push((i, i + 2, k, part));
             }
@@ -192,5 +203,38 @@ mod tests {
         let before = shown(&code);
         keep_tails(&mut code, &[kernel(2, 0, 0)]);
         assert_eq!(shown(&code), before);
+    }
+
+    #[test]
+    fn a_part_goes_to_the_register_the_relink_before_emptied() {
+        // split's two cells, from registers 0 and 3, `rest` to the tail call's argument.
+        let relink = |src, part, kept, lane| Ins::Relink {
+            kind: NodeKind::Data(1),
+            src,
+            part,
+            kept,
+            hole: 1,
+            lane,
+        };
+        let link = |base, token, lane| Ins::Link {
+            kind: NodeKind::Data(1),
+            base,
+            n: 2,
+            token,
+            hole: 1,
+            fresh: false,
+            lane,
+        };
+        let mut code = vec![
+            relink(0, 3, 1, Lane::Left),
+            link(1, 0, Lane::Left),
+            relink(3, 6, 2, Lane::Right),
+            link(2, 3, Lane::Right),
+            tail_call(0, 6, 1),
+        ];
+        keep_tails(&mut code, &[kernel(1, 0, 0)]);
+        let text = shown(&code);
+        assert!(text[2].contains("src: 3, part: 0"), "{text:?}");
+        assert!(text[4].contains("keep: 1"), "{text:?}");
     }
 }
