@@ -17,14 +17,18 @@
 use super::kernel::{Ins, Kernel, Lane, Reg, Regs};
 use super::kernel_live::uses;
 use super::kernel_peephole::{compact, landed, target};
+use super::kernel_unzip::link_pair;
 
 /// Rewrites each call whose result is a part of the node returned right after it (but
 /// for moves between them that the call does not disturb) into `Ins::Link` and a tail
-/// call. Run once the frames are laid out (`kernel_frames`), before the clears are placed
-/// (`kernel_clears`, which sets the tail call's).
+/// call, and each whose pair result is taken apart into the pair of nodes returned into
+/// a `Link` in each lane and a tail call (`kernel_unzip::link_pair`). Run once the
+/// frames are laid out (`kernel_frames`), before the clears are placed (`kernel_clears`,
+/// which sets the tail call's).
 pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     let landed = landed(code, kernels);
     let mut tails = Vec::new();
+    let mut dead = vec![false; code.len()];
     for i in 0..code.len() {
         let Ins::Call {
             kernel, dst, base, ..
@@ -35,6 +39,10 @@ pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
         let Ok(width) = u8::try_from(kernels[kernel as usize].frame_width()) else {
             continue;
         };
+        if let Some(tail) = link_pair(code, kernels, &landed, i, width, &mut dead) {
+            tails.push(tail);
+            continue;
+        }
         let args = base as usize..base as usize + width as usize;
         // The moves between the call and the return, which now go before the node.
         let mut j = i + 1;
@@ -89,7 +97,6 @@ pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
     }
     // The arguments laid out for the call that are the frame's own parameters, passed on
     // unchanged (`ys` in `merge xt ys`), stay where they are.
-    let mut dead = vec![false; code.len()];
     for t in tails {
         keep_in_place(code, kernels, &landed, t, &mut dead);
     }
@@ -100,7 +107,7 @@ pub(super) fn link_calls(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
 /// `Take` from register `k` moved into place before it, where nothing between them
 /// (straight code no jump enters or leaves) names either register: the move goes
 /// (`dead`), and the parameter keeps its value.
-pub(super) fn keep_in_place(
+fn keep_in_place(
     code: &mut [Ins],
     kernels: &[Kernel],
     landed: &[bool],
@@ -135,8 +142,7 @@ pub(super) fn keep_in_place(
                 }
             }
             let named = uses(ins, kernels);
-            let names = |r: usize| named.read.contains(r) || named.write.contains(r);
-            if target(&mut ins).is_some() || names(own) || names(arg) {
+            if target(&mut ins).is_some() || named.names(own) || named.names(arg) {
                 break;
             }
         }

@@ -172,7 +172,6 @@ pub(super) fn compile(prog: &Program) -> Kernels {
     super::kernel_coalesce::coalesce(&mut b.code, &mut b.kernels);
     super::kernel_frames::shrink(&mut b.code, &b.kernels);
     super::kernel_chain::link_calls(&mut b.code, &mut b.kernels);
-    super::kernel_unzip::link_pairs(&mut b.code, &mut b.kernels);
     super::kernel_peephole::pairs_in_place(&mut b.code, &mut b.kernels);
     super::kernel_clears::place(&mut b.code, &mut b.kernels, &b.consts);
     super::kernel_relink::fuse(&mut b.code, &b.kernels);

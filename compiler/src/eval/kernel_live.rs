@@ -244,6 +244,13 @@ pub(super) struct Uses {
     pub in_runs: Set,
 }
 
+impl Uses {
+    /// Whether it reads or writes register `r`.
+    pub(super) fn names(&self, r: usize) -> bool {
+        self.read.contains(r) || self.write.contains(r)
+    }
+}
+
 pub(super) fn uses(ins: Ins, kernels: &[Kernel]) -> Uses {
     let mut u = Uses::default();
     let mut ins = ins;

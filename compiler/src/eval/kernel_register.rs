@@ -455,7 +455,6 @@ impl Register for Value {
         hole: u8,
         lane: Lane,
     ) -> Option<()> {
-        let hole = usize::from(hole) & 1;
         let Value::Node(pair) = std::mem::take(&mut f[src as usize]) else {
             return None;
         };
@@ -463,13 +462,10 @@ impl Register for Value {
             [a, b] => [a.dup(), b.dup()],
             _ => return None,
         };
-        let part = std::mem::take(&mut parts[hole]);
-        let mut node = Rc::new(Node {
-            kind,
-            fields: Fields::pair(std::mem::take(&mut parts[0]), std::mem::take(&mut parts[1])),
-        });
-        let slot: *mut Value = &mut Rc::get_mut(&mut node)?.fields[hole];
-        chain.push_in(Value::Node(node), slot, lane)?;
+        let hole = hole & 1;
+        let part = std::mem::take(&mut parts[usize::from(hole)]);
+        // (The `Link` it stands for, in fresh memory: the pair is another's too.)
+        Self::link(chain, kind, &mut parts, hole, Value::Unit, lane)?;
         drop(pair);
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);

@@ -150,8 +150,7 @@ fn names(ins: Ins, kernels: &[Kernel], r: Reg) -> bool {
             .then(|| !keeps(keep, r - base as usize));
         return moved.unwrap_or(false) || r < kernels[kernel as usize].frame_width() as usize;
     }
-    let u = uses(ins, kernels);
-    u.read.contains(r) || u.write.contains(r)
+    uses(ins, kernels).names(r)
 }
 
 #[cfg(test)]

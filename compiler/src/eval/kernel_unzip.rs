@@ -1,6 +1,6 @@
 //! Calls whose pair result a frame takes apart to return a pair of nodes built around
-//! its parts (`link_pairs`): merge sort's `split`, `match (split rest) when (l, r) ->
-//! (Cons a l, Cons b r)`, an `unzip`.
+//! its parts (`link_pair`, which `kernel_chain::link_calls` tries on each call): merge
+//! sort's `split`, `match (split rest) when (l, r) -> (Cons a l, Cons b r)`, an `unzip`.
 //!
 //! As `kernel_chain` does for a node built around a call's result, each node is built
 //! first, with the part of the result it takes empty, and linked into a lane of the
@@ -16,9 +16,8 @@
 //! did, and the tail call counts its step.
 
 use super::kernel::{Ins, Kernel, Lane, Reg, Regs, MAX_REGS};
-use super::kernel_chain::keep_in_place;
+use super::kernel_clears::successors;
 use super::kernel_live::uses;
-use super::kernel_peephole::{compact, landed, target};
 use super::value::NodeKind;
 
 /// What a register holds after the call, in terms of what the frame held before it.
@@ -90,50 +89,43 @@ impl Frame {
     }
 }
 
-/// Rewrites each call whose pair result the straight code after it takes apart
-/// (`Unpack`), builds a node of two parts around each part (the other a value the frame
-/// held before the call) and returns the pair of those nodes, part `i` around part `i`,
-/// into a `Link` in each lane and a tail call. Run with `kernel_chain::link_calls`,
-/// before the clears are placed.
-pub(super) fn link_pairs(code: &mut Vec<Ins>, kernels: &mut [Kernel]) {
-    let landed = landed(code, kernels);
-    let mut dead = vec![false; code.len()];
-    let mut tails = Vec::new();
-    for i in 0..code.len() {
-        let Ins::Call {
-            kernel, dst, base, ..
-        } = code[i]
-        else {
-            continue;
-        };
-        let Ok(width) = u8::try_from(kernels[kernel as usize].frame_width()) else {
-            continue;
-        };
-        let Some((end, links)) = pair_returned(code, &landed, i, dst, base) else {
-            continue;
-        };
-        code[i] = links[0];
-        code[i + 1] = links[1];
-        code[i + 2] = Ins::TailCall {
-            kernel,
-            entry: 0,
-            base,
-            n: width,
-            keep: 0,
-            clear: Regs::NONE,
-        };
-        dead[i + 3..=end].iter_mut().for_each(|d| *d = true);
-        // Each link goes up to just after the instruction that gave it its part or its
-        // memory (the `Unpack` of the cell matched, for `kernel_relink`).
-        for at in [i, i + 1] {
-            hoist(code, kernels, &landed, at);
-        }
-        tails.push(i + 2);
+/// Rewrites the call at `i` (its frame `width` registers wide), where the straight code
+/// after it takes its pair result apart (`Unpack`), builds a node of two parts around
+/// each part (the other a value the frame held before the call) and returns the pair of
+/// those nodes, part `i` around part `i`: a `Link` in each lane and a tail call, the
+/// code after it `dead`. The tail call's index, or `None` with nothing changed.
+pub(super) fn link_pair(
+    code: &mut [Ins],
+    kernels: &[Kernel],
+    landed: &[bool],
+    i: usize,
+    width: u8,
+    dead: &mut [bool],
+) -> Option<usize> {
+    let Ins::Call {
+        kernel, dst, base, ..
+    } = code[i]
+    else {
+        return None;
+    };
+    let (end, links) = pair_returned(code, landed, i, dst, base)?;
+    code[i] = links[0];
+    code[i + 1] = links[1];
+    code[i + 2] = Ins::TailCall {
+        kernel,
+        entry: 0,
+        base,
+        n: width,
+        keep: 0,
+        clear: Regs::NONE,
+    };
+    dead[i + 3..=end].iter_mut().for_each(|d| *d = true);
+    // Each link goes up to just after the instruction that gave it its part or its
+    // memory (the `Unpack` of the cell matched, for `kernel_relink`).
+    for at in [i, i + 1] {
+        hoist(code, kernels, landed, at);
     }
-    for t in tails {
-        keep_in_place(code, kernels, &landed, t, &mut dead);
-    }
-    compact(code, kernels, &dead);
+    Some(i + 2)
 }
 
 /// Where the code after the call at `i` (its result to `dst`, its frame from `base`)
@@ -282,24 +274,18 @@ fn hoist(code: &mut [Ins], kernels: &[Kernel], landed: &[bool], mut at: usize) {
     };
     let value = (base + 1 - hole) as usize;
     while at > 0 && !landed[at] && !landed[at - 1] {
-        let mut before = code[at - 1];
+        let before = code[at - 1];
         let named = uses(before, kernels);
-        let names = |r: usize| named.read.contains(r) || named.write.contains(r);
-        let passes = target(&mut before).is_none()
+        // Straight code (it goes on to the next instruction alone), and no call or link:
+        // links into a chain keep their order.
+        let straight = successors(before, at - 1).eq([at]);
+        let passes = straight
             && !matches!(
                 before,
-                Ins::Call { .. }
-                    | Ins::Apply { .. }
-                    | Ins::TailCall { .. }
-                    | Ins::Ret { .. }
-                    | Ins::NodeRet { .. }
-                    | Ins::NodeInRet { .. }
-                    | Ins::GiveUp
-                    | Ins::Link { .. }
-                    | Ins::Relink { .. }
+                Ins::Call { .. } | Ins::Apply { .. } | Ins::Link { .. } | Ins::Relink { .. }
             )
-            && !names(value)
-            && (fresh || !names(token as usize));
+            && !named.names(value)
+            && (fresh || !named.names(token as usize));
         if !passes {
             return;
         }
@@ -312,6 +298,7 @@ fn hoist(code: &mut [Ins], kernels: &[Kernel], landed: &[bool], mut at: usize) {
 mod tests {
     use super::*;
     use crate::eval::kernel::testing::{call, kernel, shown};
+    use crate::eval::kernel_chain::link_calls;
 
     /// split's arm after its call: the pair taken apart, a cell built around each part
     /// (the first in the pair's memory, register 4), and the pair of them returned in
@@ -368,7 +355,7 @@ mod tests {
     #[test]
     fn a_pair_of_nodes_around_a_calls_parts_becomes_two_links_and_a_tail_call() {
         let mut code = split_arm();
-        link_pairs(&mut code, &mut [kernel(1, 0, 0)]);
+        link_calls(&mut code, &mut [kernel(1, 0, 0)]);
         assert_eq!(
             shown(&code),
             [
@@ -386,7 +373,7 @@ mod tests {
     fn other_code_after_the_call_stays_a_call() {
         let unchanged = |code: Vec<Ins>| {
             let mut after = code.clone();
-            link_pairs(&mut after, &mut [kernel(1, 0, 0)]);
+            link_calls(&mut after, &mut [kernel(1, 0, 0)]);
             assert_eq!(shown(&after), shown(&code));
         };
         // The parts swapped between the lanes (the cell around `l` returned second).
