@@ -1069,10 +1069,7 @@ impl Kernels {
                     if !R::LINKS || (lane != Lane::Right && depth!() >= max_depth) {
                         return Err(Stop::GiveUp);
                     }
-                    let regs = [part, kept];
-                    if !R::relink(f, &mut chain, kind, src, regs, hole, lane) {
-                        R::relink_copy(f, &mut chain, kind, src, regs, hole, lane).or_give_up()?;
-                    }
+                    R::relink(f, &mut chain, kind, src, [part, kept], hole, lane).or_give_up()?;
                     linked += usize::from(lane != Lane::Right);
                     // SAFETY: the `Link` it did follows (`kernel_relink`).
                     ip = unsafe { ip.add(1) };

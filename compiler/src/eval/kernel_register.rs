@@ -97,10 +97,12 @@ pub(super) trait Register: Clone + Default {
         token: Self,
         lane: Lane,
     ) -> Option<()>;
-    /// `Ins::Relink` on frame `f` where the pair in register `src` is held there alone:
-    /// its part `hole` moved to register `part`, register `kept` emptied, and the pair,
-    /// relabelled `kind` and its other part where it was, linked into `chain`'s `lane`
-    /// with its hole at `hole` (`src` emptied). `false`, with nothing changed, otherwise.
+    /// `Ins::Relink` on frame `f`: part `hole` of the pair in register `src` to register
+    /// `regs[0]`, register `regs[1]` and `src` (which may be `regs[0]`) emptied, and the
+    /// pair, relabelled `kind` and its other part where it was, linked into `chain`'s
+    /// `lane` with its hole at `hole`, where the pair is held there alone; otherwise its
+    /// parts copied, the other in a new node linked so (`relink_copy`). `None` where `src`
+    /// holds no pair or the chain does not take the lane (the kernel gives up).
     fn relink(
         f: &mut [Self; MAX_REGS],
         chain: &mut Chain<Self>,
@@ -109,7 +111,7 @@ pub(super) trait Register: Clone + Default {
         regs: [Reg; 2],
         hole: u8,
         lane: Lane,
-    ) -> bool;
+    ) -> Option<()>;
     /// The first node of `chain` (not empty), once `v` fills the last one's hole (or, in
     /// a chain of two lanes, `v`'s two parts the last holes of each); `chain` is emptied.
     /// `None` where `v` is no pair there.
@@ -124,20 +126,6 @@ pub(super) trait Register: Clone + Default {
         to: [Reg; MAX_UNPACK],
         n: u8,
         keep: bool,
-    ) -> Option<()>;
-    /// `Ins::Relink` where `relink` cannot link in place (the pair is held elsewhere too):
-    /// its parts copied, part `hole` to register `regs[0]` and the other, in a new node
-    /// of `kind` linked into `chain`'s `lane`, register `src` (which may be `regs[0]`)
-    /// and `regs[1]` emptied. `None` where `src` holds no pair or the chain does not take
-    /// the lane (the kernel gives up).
-    fn relink_copy(
-        f: &mut [Self; MAX_REGS],
-        chain: &mut Chain<Self>,
-        kind: NodeKind,
-        src: Reg,
-        regs: [Reg; 2],
-        hole: u8,
-        lane: Lane,
     ) -> Option<()>;
     /// `v` with its parts released, where it is a node nothing else holds (its memory kept
     /// for `node_in`); empty otherwise.
@@ -415,17 +403,17 @@ impl Register for Value {
         [part_reg, kept]: [Reg; 2],
         hole: u8,
         lane: Lane,
-    ) -> bool {
-        let hole = hole as usize & 1;
+    ) -> Option<()> {
         if !chain.takes(lane) {
-            return false;
+            return None;
         }
         let Value::Node(rc) = &mut f[src as usize] else {
-            return false;
+            return None;
         };
         let Some(items) = Node::reuse_pair(rc, kind) else {
-            return false;
+            return relink_copy(f, chain, kind, src, [part_reg, kept], hole, lane);
         };
+        let hole = hole as usize & 1;
         let part = std::mem::take(&mut items[hole]);
         let slot: *mut Value = &mut items[hole];
         // The pair moves to the chain; `slot` stays in its memory, on the heap.
@@ -439,34 +427,6 @@ impl Register for Value {
                 "a chain that takes the lane links into it"
             );
         }
-        f[part_reg as usize].set(part);
-        f[kept as usize].set(Value::Unit);
-        true
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn relink_copy(
-        f: &mut [Value; MAX_REGS],
-        chain: &mut Chain<Value>,
-        kind: NodeKind,
-        src: Reg,
-        [part_reg, kept]: [Reg; 2],
-        hole: u8,
-        lane: Lane,
-    ) -> Option<()> {
-        let Value::Node(pair) = std::mem::take(&mut f[src as usize]) else {
-            return None;
-        };
-        let mut parts = match &pair.fields[..] {
-            [a, b] => [a.dup(), b.dup()],
-            _ => return None,
-        };
-        let hole = hole & 1;
-        let part = std::mem::take(&mut parts[usize::from(hole)]);
-        // (The `Link` it stands for, in fresh memory: the pair is another's too.)
-        Self::link(chain, kind, &mut parts, hole, Value::Unit, lane)?;
-        drop(pair);
         f[part_reg as usize].set(part);
         f[kept as usize].set(Value::Unit);
         Some(())
@@ -798,18 +758,6 @@ impl Register for Scalar {
         _: [Reg; 2],
         _: u8,
         _: Lane,
-    ) -> bool {
-        false
-    }
-
-    fn relink_copy(
-        _: &mut [Scalar; MAX_REGS],
-        _: &mut Chain<Scalar>,
-        _: NodeKind,
-        _: Reg,
-        _: [Reg; 2],
-        _: u8,
-        _: Lane,
     ) -> Option<()> {
         None
     }
@@ -913,6 +861,35 @@ fn put(f: &mut [Value; MAX_REGS], src: Reg, r: Reg, v: Value) {
     } else {
         f[r as usize].set(v);
     }
+}
+
+/// `Register::relink` of a pair held elsewhere too (the chain takes the lane): its parts
+/// copied, and the `Link` the relink stands for done in fresh memory.
+#[cold]
+#[inline(never)]
+fn relink_copy(
+    f: &mut [Value; MAX_REGS],
+    chain: &mut Chain<Value>,
+    kind: NodeKind,
+    src: Reg,
+    [part_reg, kept]: [Reg; 2],
+    hole: u8,
+    lane: Lane,
+) -> Option<()> {
+    let Value::Node(pair) = std::mem::take(&mut f[src as usize]) else {
+        return None;
+    };
+    let mut parts = match &pair.fields[..] {
+        [a, b] => [a.dup(), b.dup()],
+        _ => return None,
+    };
+    let hole = hole & 1;
+    let part = std::mem::take(&mut parts[usize::from(hole)]);
+    <Value as Register>::link(chain, kind, &mut parts, hole, Value::Unit, lane)?;
+    drop(pair);
+    f[part_reg as usize].set(part);
+    f[kept as usize].set(Value::Unit);
+    Some(())
 }
 
 /// The nodes a frame built around the result it has yet to compute (`Ins::Link`), each
