@@ -16,7 +16,7 @@ use rex_compiler::Position;
 use rex_ide::holes::holes;
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::{FillOptions, Filler, HoleFills};
-use rex_llm::prompt::ContextLevel;
+use rex_llm::prompt::{ContextLevel, PrefixMode};
 use rex_llm::remote::{RemoteConfig, Server};
 use serde::Serialize;
 
@@ -59,6 +59,18 @@ pub struct FillArgs {
     /// Static context in the prompt: none, expected-type, types, types+headers.
     #[arg(long, default_value = "types+headers")]
     pub context: ContextLevel,
+    /// The program text before the hole in the prompt: its enclosing item, or the whole
+    /// file up to the hole.
+    #[arg(long, default_value = "item")]
+    pub prefix: PrefixMode,
+    /// Most tokens the prompt may take; optional parts of the context are dropped, lowest
+    /// score first, to fit (default: the model's context less room for a sample).
+    #[arg(long, value_name = "N")]
+    pub prompt_budget: Option<usize>,
+    /// The embedded engine's context in tokens (default: the model's training context,
+    /// capped so that its KV cache stays under 1 GiB).
+    #[arg(long, value_name = "N")]
+    pub context_size: Option<u32>,
     /// Rounds that give failed attempts' problems back to the model.
     #[arg(long, default_value_t = 2)]
     pub error_rounds: usize,
@@ -149,6 +161,8 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
         samples: args.samples.max(1),
         error_rounds: args.error_rounds,
         context: args.context,
+        prefix: args.prefix,
+        prompt_budget: args.prompt_budget.map(|n| n.max(1)),
         constrain: !args.no_constrain,
         max_tokens: args.max_tokens.max(1),
         temperature: args.temperature.max(0.0),
@@ -194,12 +208,11 @@ fn fill(args: &FillArgs) -> Result<Status, String> {
 fn filler(args: &FillArgs) -> Result<Filler, String> {
     match args.engine {
         EngineKind::Embedded => {
-            let defaults = EngineOptions::default();
             let engine = EngineOptions {
-                threads: args.threads.unwrap_or(defaults.threads),
+                threads: args.threads.unwrap_or(EngineOptions::default().threads),
                 gpu_layers: args.gpu_layers,
+                context_size: args.context_size.map(|n| n.max(64)),
                 seed: args.seed as u32,
-                ..defaults
             };
             Filler::load_embedded(args.model.as_deref(), engine)
         }

@@ -47,6 +47,13 @@ pub struct McpArgs {
     /// CPU threads of the embedded engine (default: the machine's cores).
     #[arg(long)]
     pub threads: Option<u32>,
+    /// The embedded engine's context in tokens (default: the model's training context,
+    /// capped so that its KV cache stays under 1 GiB).
+    #[arg(long, value_name = "N")]
+    pub context_size: Option<u32>,
+    /// Most tokens a fill's prompt may take (default: the context less room for a sample).
+    #[arg(long, value_name = "N")]
+    pub prompt_budget: Option<usize>,
     /// Layers offloaded to the GPU (builds with the cuda, metal or vulkan feature).
     #[arg(long)]
     pub gpu_layers: Option<u32>,
@@ -80,6 +87,9 @@ fn settings(args: &McpArgs) -> ModelSettings {
         max_tokens: args.max_tokens,
         threads: args.threads,
         gpu_layers: args.gpu_layers,
+        context_size: args.context_size,
+        prompt_budget: args.prompt_budget,
+        prefix: None,
         api_key: None,
     }
 }

@@ -2,7 +2,7 @@
 //! prelude's public functions and the class methods. Natives (`prim_*`) and operators never
 //! appear: an agent is to write names it can read back in the documentation.
 
-use rex_compiler::check::Env;
+use rex_compiler::check::{Env, FileRef};
 use rex_compiler::types::Scheme;
 
 use crate::limits::MAX_SCANNED_SCHEMES;
@@ -37,8 +37,11 @@ pub fn is_user_visible(name: &str) -> bool {
     first_ok && chars.all(|c| c.is_alphanumeric() || c == '_') && !name.starts_with("prim_")
 }
 
-/// Every offerable global, user code first (in declaration order), capped.
-pub fn globals(env: &Env) -> Vec<Global> {
+/// Every offerable global: the user's (those of the checked file nearest to item `near`
+/// first, then the modules' by position, back in declaration order once chosen), capped at
+/// `MAX_SCANNED_SCHEMES`, then the prelude's constructors and functions and the class
+/// methods, which are always there (a big file must not hide `Ok` or `map`).
+pub fn globals(env: &Env, near: Option<u32>) -> Vec<Global> {
     let mut out = Vec::new();
     // The file's own declarations first, then the modules' (as imported), by position.
     let mut user: Vec<(rex_compiler::check::ItemRef, Global)> = Vec::new();
@@ -96,10 +99,18 @@ pub fn globals(env: &Env) -> Vec<Global> {
             });
         }
     }
+    if user.len() > MAX_SCANNED_SCHEMES {
+        let distance = |at: &rex_compiler::check::ItemRef| match (at.file, near) {
+            (FileRef::Root, Some(n)) => (0, at.index.abs_diff(n)),
+            (FileRef::Root, None) => (0, at.index),
+            _ => (1, 0),
+        };
+        user.sort_by_key(|(at, _)| (distance(at), *at));
+        user.truncate(MAX_SCANNED_SCHEMES);
+    }
     user.sort_by_key(|(at, _)| *at);
     out.sort_by_key(|g| g.origin);
     let mut all: Vec<Global> = user.into_iter().map(|(_, g)| g).collect();
     all.extend(out);
-    all.truncate(MAX_SCANNED_SCHEMES);
     all
 }

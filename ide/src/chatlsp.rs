@@ -6,9 +6,10 @@
 
 use rex_compiler::db::{Database, SourceFile};
 
-use crate::context::{show, Context};
+use crate::context::Context;
 use crate::diagnostics::local_diagnostics;
 use crate::hole_context::{relevant_headers, relevant_types};
+use crate::retrieval::{retrieve, Spelling};
 
 /// Our own short guide to writing Rex and its pitfalls.
 pub const AI_TUTORIAL: &str = include_str!("chatlsp/tutorial.md");
@@ -23,14 +24,17 @@ pub fn expected_type(db: &Database, file: SourceFile, offset: usize) -> String {
     };
     let at = format!("{}:{}", pos.line + 1, pos.character + 1);
     match &ctx.expected {
-        Some(t) => format!("{what} at {at} expects a value of type `{}`.", show(t)),
+        Some(t) => format!(
+            "{what} at {at} expects a value of type `{}`.",
+            Spelling::new(ctx.env).ty(t)
+        ),
         None => format!("Nothing is known about the type expected at {at}."),
     }
 }
 
 /// The type definitions around the hole, one per paragraph.
 pub fn retrieve_relevant_types(db: &Database, file: SourceFile, offset: usize) -> String {
-    let types = relevant_types(&Context::new(db, file, offset));
+    let types = relevant_types(&retrieve(&Context::new(db, file, offset)));
     if types.is_empty() {
         "No user types are relevant here.".to_string()
     } else {
@@ -38,11 +42,12 @@ pub fn retrieve_relevant_types(db: &Database, file: SourceFile, offset: usize) -
     }
 }
 
-/// Functions that produce the expected type, one `name : type` per line.
+/// Values that produce the expected type or one of its target types, best first, one
+/// `name : type` per line.
 pub fn retrieve_relevant_headers(db: &Database, file: SourceFile, offset: usize) -> String {
-    let headers = relevant_headers(&Context::new(db, file, offset));
+    let headers = relevant_headers(&retrieve(&Context::new(db, file, offset)));
     if headers.is_empty() {
-        "No function in scope produces the expected type.".to_string()
+        "No value in scope produces the expected type or a part of it.".to_string()
     } else {
         headers.join("\n")
     }

@@ -53,13 +53,14 @@ impl<'db> Context<'db> {
                 inferred = at.types.expr_types.get(e.index()).cloned();
             }
         }
+        let near = at.as_ref().map(|a| a.index as u32);
         Context {
             doc,
             offset,
             at,
             env,
             locals,
-            globals: globals(env),
+            globals: globals(env, near),
             expected,
             inferred,
         }

@@ -1,100 +1,68 @@
 //! `rex.holeContext`: the static context of a hole for a language model (the ChatLSP idea
-//! of the Hazel paper): the expected type, the program (sketch), the full definitions of the
-//! user's types reachable from the expected type and from the types of the values in scope
-//! (transitively: a `Model` whose field is a `List Todo` brings `Todo`), the functions that
-//! produce the expected type, the values in scope and the diagnostics around the hole.
-//! The prompt of model-backed filling is built from the same parts.
+//! of the Hazel paper), as JSON: the static retrieval (`retrieval`: the expected and target
+//! types, the relevant type definitions from the file and its modules, the scored headers,
+//! the enclosing item and what it calls), the program (sketch), the values in scope and
+//! the diagnostics around the hole.
 
 use rex_compiler::db::{Database, SourceFile};
-use rex_compiler::syntax::ast::ItemKind;
 use serde::Serialize;
 
-use crate::catalog::Origin;
-use crate::context::{show, Context};
+use crate::context::Context;
 use crate::diagnostics::{local_lite, DiagnosticLite};
-use crate::limits::{MAX_HEADERS, MAX_TYPES};
-use crate::producing::functions_producing;
-use crate::semantic_loop::scope_line;
+use crate::retrieval::{retrieve, Retrieval, Spelling, TypeDef};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HoleContext {
     pub expected_type: Option<String>,
+    /// The expected type, its arrows' results, its tuple, record and payload parts.
+    pub target_types: Vec<String>,
     pub sketch: String,
     pub relevant_types: Vec<String>,
     pub relevant_headers: Vec<String>,
+    /// The text of the top-level item the hole is in.
+    pub enclosing_item: Option<String>,
+    /// `name : type` of the functions that item calls.
+    pub called_functions: Vec<String>,
     pub in_scope_values: Vec<String>,
     pub diagnostics: Vec<DiagnosticLite>,
 }
 
 pub fn hole_context(db: &Database, file: SourceFile, offset: usize) -> HoleContext {
     let ctx = Context::new(db, file, offset);
+    let r = retrieve(&ctx);
+    let spelling = Spelling::new(ctx.env);
     HoleContext {
-        expected_type: ctx.expected.as_ref().map(show),
+        expected_type: r.expected.clone(),
+        target_types: r.targets.clone(),
         sketch: ctx.doc.text.to_string(),
-        relevant_types: relevant_types(&ctx),
-        relevant_headers: relevant_headers(&ctx),
-        in_scope_values: ctx.locals.iter().map(scope_line).collect(),
+        relevant_types: relevant_types(&r),
+        relevant_headers: relevant_headers(&r),
+        enclosing_item: r.enclosing.as_ref().map(|e| e.source.clone()),
+        called_functions: r.enclosing.map(|e| e.calls).unwrap_or_default(),
+        in_scope_values: ctx
+            .locals
+            .iter()
+            .map(|l| format!("{} : {}", l.name, spelling.scheme(&l.scheme)))
+            .collect(),
         diagnostics: local_lite(&ctx.doc, ctx.offset),
     }
 }
 
-/// At most `MAX_HEADERS` functions whose result fits the expected type, the user's first,
-/// as `name : type`.
-pub fn relevant_headers(ctx: &Context<'_>) -> Vec<String> {
-    functions_producing(ctx)
-        .into_iter()
-        .take(MAX_HEADERS)
-        .collect()
+/// `name : type` of each relevant header, best first.
+pub fn relevant_headers(r: &Retrieval) -> Vec<String> {
+    r.headers.iter().map(|h| h.signature.clone()).collect()
 }
 
-/// The source text of every user type reachable from the expected type, the locals' types
-/// and the user's functions' types, in declaration order.
-pub fn relevant_types(ctx: &Context<'_>) -> Vec<String> {
-    let decls: Vec<(String, String)> = ctx
-        .doc
-        .parsed()
-        .items
-        .iter()
-        .filter_map(|item| match &item.kind {
-            ItemKind::Type(decl) => {
-                let (source, _) = ctx.doc.item_source(item);
-                Some((decl.name.text.clone(), source.trim().to_string()))
-            }
-            _ => None,
-        })
-        .collect();
-    let mut seeds: Vec<String> = ctx.expected.iter().map(show).collect();
-    seeds.extend(ctx.locals.iter().map(|l| l.scheme.to_string()));
-    seeds.extend(
-        ctx.globals
-            .iter()
-            .filter(|g| g.origin == Origin::UserFunction)
-            .map(|g| g.scheme.to_string()),
-    );
-    let mut queue: Vec<String> = seeds.iter().flat_map(|s| upper_words(s)).collect();
-    let mut wanted: Vec<String> = Vec::new();
-    while let Some(name) = queue.pop() {
-        if wanted.contains(&name) {
-            continue;
-        }
-        if let Some((_, source)) = decls.iter().find(|(n, _)| *n == name) {
-            queue.extend(upper_words(source));
-            wanted.push(name);
-        }
+/// Each relevant type's definition, nearest first; one declared in another module is
+/// preceded by a comment naming the module (and the type as the hole's file writes it).
+pub fn relevant_types(r: &Retrieval) -> Vec<String> {
+    r.types.iter().map(type_text).collect()
+}
+
+fn type_text(t: &TypeDef) -> String {
+    match &t.module {
+        Some(m) => format!("{{- from {m}, written {} here -}}\n{}", t.name, t.source),
+        None => t.source.clone(),
     }
-    decls
-        .into_iter()
-        .filter(|(n, _)| wanted.contains(n))
-        .map(|(_, s)| s)
-        .take(MAX_TYPES)
-        .collect()
-}
-
-/// The capitalised words of a type or declaration text (type and constructor names).
-fn upper_words(s: &str) -> Vec<String> {
-    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
-        .map(str::to_string)
-        .collect()
 }

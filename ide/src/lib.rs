@@ -31,6 +31,7 @@ pub mod navigation;
 pub mod producing;
 pub mod quick_fix;
 pub mod report;
+pub mod retrieval;
 pub mod run;
 pub mod scope;
 pub mod search;

@@ -2,9 +2,9 @@
 //! search are the two things an adversarial (or merely large) program can inflate, so each
 //! list an assist builds or returns is capped here; a capped list is cut, never an error.
 
-/// Global schemes (user functions, constructors, prelude functions, class methods) that one
-/// candidate search looks at. The prelude alone has about a hundred; a user program that
-/// declares more than this sees its first ones (in declaration order) considered.
+/// The user's global schemes (functions and constructors of the file and its modules)
+/// that one candidate search looks at, besides the prelude's (about a hundred, always
+/// looked at). A program that declares more sees those nearest the position considered.
 pub const MAX_SCANNED_SCHEMES: usize = 512;
 
 /// In-scope values reported at a position and used as arguments, innermost first.
@@ -66,11 +66,22 @@ pub const MAX_COMPLETIONS: usize = 200;
 /// Completion: how many arguments a function may take for its result to count as a fit.
 pub const MAX_FIT_ARGS: usize = 6;
 
-/// Headers (functions producing the expected type) in a hole's context.
-pub const MAX_HEADERS: usize = 8;
+/// Headers (values producing a target type) in a hole's context.
+pub const MAX_HEADERS: usize = 12;
 
-/// Type definitions in a hole's context.
+/// Type definitions in a hole's context (the prompt's token budget may drop more).
 pub const MAX_TYPES: usize = 16;
+
+/// Target types of an expected type (itself, arrow results, tuple, record and payload
+/// parts), and how many steps inside it they are looked for.
+pub const MAX_TARGET_TYPES: usize = 8;
+pub const MAX_TARGET_DEPTH: usize = 3;
+
+/// Arguments a relevant header may take before its result fits a target type.
+pub const MAX_HEADER_ARGS: usize = 2;
+
+/// Signatures of the functions the enclosing item calls, in a hole's context.
+pub const MAX_CALLED_SIGNATURES: usize = 12;
 
 /// In-scope values a hole's hover lists.
 pub const MAX_HOVER_CONTEXT: usize = 12;

@@ -31,11 +31,12 @@ fn types_reachable_through_fields_are_included() {
     );
     let c = hole_context(&f.db, f.file, f.offset);
     assert_eq!(c.expected_type.as_deref(), Some("Model"));
+    // Nearest first: `Model` is the expected type, `Todo` is reached through its field.
     assert_eq!(
         c.relevant_types,
         [
-            "type Todo = Todo { title: string, done: bool }",
-            "type Model = Model { todos: List Todo, filter: string }"
+            "type Model = Model { todos: List Todo, filter: string }",
+            "type Todo = Todo { title: string, done: bool }"
         ]
     );
 }

@@ -30,7 +30,7 @@ use serde::Serialize;
 #[cfg(feature = "embedded")]
 use crate::engine::EngineError;
 use crate::oracle::Oracle;
-use crate::prompt::ContextLevel;
+use crate::prompt::{ContextLevel, PrefixMode, PromptBudget};
 use crate::remote::RemoteError;
 
 pub use hole::HoleSetup;
@@ -42,6 +42,11 @@ pub struct FillOptions {
     pub samples: usize,
     pub error_rounds: usize,
     pub context: ContextLevel,
+    /// The program text before the hole: its enclosing item, or the whole file.
+    pub prefix: PrefixMode,
+    /// Most tokens the prompt may take (None: what fits in the engine's context with room
+    /// for the samples).
+    pub prompt_budget: Option<usize>,
     /// Grammar mask and type oracle on every token (off for the ablation).
     pub constrain: bool,
     pub max_tokens: usize,
@@ -65,6 +70,8 @@ impl Default for FillOptions {
             samples: 4,
             error_rounds: 2,
             context: ContextLevel::TypesHeaders,
+            prefix: PrefixMode::Item,
+            prompt_budget: None,
             constrain: true,
             max_tokens: 64,
             temperature: 0.8,
@@ -124,7 +131,15 @@ pub struct Stats {
     /// candidates not counted; the constraint layers and injections are). Over a server,
     /// the wall time of its parallel requests, the prompt's evaluation included.
     pub tokens_per_second: f64,
+    /// The first round's prompt in tokens (the model's tokenizer on the embedded engine,
+    /// a server's `/tokenize` where it has one, else a conservative estimate).
     pub prompt_tokens: usize,
+    /// Prompt tokens evaluated, summed over rounds (0 for a prompt already in the cache).
+    pub prefilled_tokens: usize,
+    /// The static context's parts in the prompt (`type Model`, `header init`, `item`, ...).
+    pub context_parts: Vec<String>,
+    /// Parts left out to fit the prompt budget, lowest score first.
+    pub dropped: Vec<String>,
     pub oracle_rejections: usize,
     /// Signature comments injected (`crate::inject`).
     pub injections: usize,
@@ -195,6 +210,9 @@ pub enum FillError {
     Remote(RemoteError),
     /// The grammar could not be built or compiled (a bug, reported).
     Grammar(String),
+    /// The prompt's parts that are always kept (the program before the hole: the enclosing
+    /// item, or the file with `--prefix file`) need more tokens than the prompt budget.
+    PromptTooLong { needed: usize, budget: usize },
 }
 
 impl std::fmt::Display for FillError {
@@ -209,6 +227,13 @@ impl std::fmt::Display for FillError {
             FillError::Engine(e) => write!(f, "the model engine failed: {e}"),
             FillError::Remote(e) => write!(f, "{e}"),
             FillError::Grammar(e) => write!(f, "the hole's grammar could not be built: {e}"),
+            FillError::PromptTooLong { needed, budget } => write!(
+                f,
+                "the prompt needs {needed} tokens even with every optional part of the context \
+                 dropped, but its budget is {budget}: raise the budget (`--prompt-budget`, \
+                 `promptBudget`) and the model's context (`--context-size`, `contextSize`), \
+                 or use `--prefix item` where the whole file was asked for"
+            ),
         }
     }
 }
@@ -252,6 +277,10 @@ pub trait Proposer {
         progress: &mut dyn FnMut(usize),
         cancel: &AtomicBool,
     ) -> Result<Vec<Proposal>, FillError>;
+    /// How many tokens a hole's prompt may take with these options, and how they are
+    /// counted: `opts.prompt_budget`, or what the model's context holds with room for a
+    /// sample.
+    fn prompt_budget(&mut self, opts: &FillOptions) -> PromptBudget;
     /// The log-probability of each text written after `prompt` (None where it could not
     /// be had).
     fn score(
@@ -267,6 +296,15 @@ pub trait Proposer {
 pub struct Score {
     pub logprob: f64,
     pub tokens: usize,
+}
+
+/// Tokens kept free after the prompt: a sample's `max_tokens`, and room for the signature
+/// comments token-level decoding may inject.
+pub const SAMPLE_ROOM: usize = 64;
+
+/// The default prompt budget of a context of `context` tokens.
+pub fn budget_for_context(context: usize, opts: &FillOptions) -> usize {
+    context.saturating_sub(opts.max_tokens + SAMPLE_ROOM).max(1)
 }
 
 impl Score {
@@ -325,8 +363,8 @@ impl Filler {
         let offset = rex_ide::locate::Document::new(db, file).offset(pos);
         let ctx = Context::new(db, file, offset);
         let mut oracle = Oracle::for_context(&ctx).ok_or(FillError::NotAHole(pos))?;
-        let mut lp = FillLoop::new(&ctx, &mut oracle, opts, self.proposer.mode())
-            .ok_or(FillError::NotAHole(pos))?;
+        let budget = self.proposer.prompt_budget(opts);
+        let mut lp = FillLoop::new(&ctx, &mut oracle, opts, self.proposer.mode(), budget)?;
         self.proposer.begin_hole(lp.hole(), opts)?;
         let mut step = lp.start();
         loop {

@@ -34,6 +34,14 @@ pub struct ModelSettings {
     pub gpu_layers: Option<u32>,
     pub samples: Option<usize>,
     pub max_tokens: Option<usize>,
+    /// The embedded engine's context in tokens (default: the model's training context,
+    /// capped so that its KV cache stays under 1 GiB).
+    pub context_size: Option<u32>,
+    /// Most tokens a prompt may take (default: what the context holds with room for a
+    /// sample).
+    pub prompt_budget: Option<usize>,
+    /// The program text before the hole: `item` (the default) or `file`.
+    pub prefix: Option<String>,
     /// The server's base URL (openai).
     pub url: Option<String>,
     /// The served model's name (openai).
@@ -172,6 +180,7 @@ fn load(settings: &ModelSettings) -> Result<Filler, String> {
     let engine = EngineOptions {
         threads: settings.threads.unwrap_or(defaults.threads),
         gpu_layers: settings.gpu_layers.unwrap_or(0),
+        context_size: settings.context_size.map(|n| n.max(64)),
         ..defaults
     };
     Filler::load_embedded(settings.path.as_deref(), engine)
@@ -201,9 +210,15 @@ fn run(filler: &mut Filler, settings: &ModelSettings, job: &mut Job) -> Result<H
     db.set_modules(job.modules.clone(), job.include_roots.clone());
     let file = db.add_file(job.path.clone(), job.text.clone());
     let defaults = FillOptions::default();
+    let prefix = match settings.prefix.as_deref() {
+        Some(p) => p.parse()?,
+        None => defaults.prefix,
+    };
     let opts = FillOptions {
         samples: settings.samples.unwrap_or(defaults.samples).max(1),
         max_tokens: settings.max_tokens.unwrap_or(defaults.max_tokens).max(1),
+        prompt_budget: settings.prompt_budget.map(|n| n.max(1)),
+        prefix,
         ..defaults
     };
     filler

@@ -15,6 +15,7 @@ use rex_llm::grammar::gbnf::lark_to_gbnf;
 use rex_llm::grammar::server::{continuation, whole};
 use rex_llm::grammar::{scope_at, GrammarScope};
 use rex_llm::oracle::Oracle;
+use rex_llm::prompt::{PromptBudget, TokenCounter};
 use rex_llm::remote::request::{sample_body, score_body};
 use rex_llm::remote::Server;
 
@@ -22,6 +23,14 @@ const MK: &str =
     "fn mk : i32 -> string = \\n -> \"value\"\nlet x = 1 in\nlet y : string = ? in\ny\n";
 
 /// The first step's asks, the scope and the text after the hole of `text`'s hole.
+/// The budget the browser uses: the estimate, for a server's default context.
+fn estimated() -> PromptBudget {
+    PromptBudget {
+        tokens: 4096,
+        counter: TokenCounter::estimate(),
+    }
+}
+
 fn first_asks(text: &str) -> (Vec<SampleAsk>, GrammarScope, String) {
     let db = Database::new();
     let file = db.add_file("mk.rex", text.to_string());
@@ -32,7 +41,8 @@ fn first_asks(text: &str) -> (Vec<SampleAsk>, GrammarScope, String) {
         samples: 2,
         ..FillOptions::default()
     };
-    let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server).expect("a hole");
+    let mut fill =
+        FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server, estimated()).expect("a hole");
     let after = fill.hole().parts.after.clone();
     match fill.start() {
         Step::Sample(asks) => (asks, scope_at(&ctx), after),
@@ -156,7 +166,8 @@ fn an_ill_typed_sample_is_continued_from_its_longest_well_typed_prefix() {
         candidates: false,
         ..FillOptions::default()
     };
-    let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server).expect("a hole");
+    let mut fill =
+        FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server, estimated()).expect("a hole");
     let Step::Sample(asks) = fill.start() else {
         panic!("the loop starts with samples");
     };

@@ -11,12 +11,15 @@ use rex_compiler::db::{Database, SourceFile};
 use rex_compiler::Position;
 use rex_ide::context::Context;
 use rex_ide::locate::Document;
-use rex_llm::fill::{FillLoop, FillOptions, HoleFills, Mode, Proposal, SampleAsk, Step};
+use rex_llm::fill::{
+    budget_for_context, FillLoop, FillOptions, HoleFills, Mode, Proposal, SampleAsk, Step,
+};
 use rex_llm::grammar::server::enders;
 use rex_llm::oracle::Oracle;
+use rex_llm::prompt::{PromptBudget, TokenCounter};
 use rex_llm::remote::reply::{parse_completion, Completion};
 use rex_llm::remote::request::{sample_body, score_body};
-use rex_llm::remote::{completions_endpoint, http_error, RemoteError, Server};
+use rex_llm::remote::{completions_endpoint, http_error, RemoteError, Server, REMOTE_CONTEXT};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -117,8 +120,14 @@ impl FillJob {
         let (fill, first) = {
             let ctx = Context::new(&db, file, Document::new(&db, file).offset(pos));
             let mut oracle = Oracle::for_context(&ctx).ok_or_else(|| not_a_hole(pos))?;
-            let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server)
-                .ok_or_else(|| not_a_hole(pos))?;
+            // The browser cannot ask the server's tokenizer synchronously: the estimate
+            // over-counts, so the prompt fits.
+            let budget = PromptBudget {
+                tokens: budget_for_context(REMOTE_CONTEXT, &opts),
+                counter: TokenCounter::estimate(),
+            };
+            let mut fill = FillLoop::new(&ctx, &mut oracle, &opts, Mode::Server, budget)
+                .map_err(|e| e.to_string())?;
             let first = fill.start();
             (fill, first)
         };

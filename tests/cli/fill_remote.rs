@@ -364,9 +364,10 @@ fn a_refused_grammar_is_named() {
     let (err, code) = fill_error(&url, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("refused the hole's grammar"), "{err}");
-    // Not retried: the same request would be refused again.
+    // Not retried: the same request would be refused again. (One request more than the
+    // samples: the `/tokenize` the prompt budget asks for once, refused here too.)
     assert!(
-        count.load(Ordering::Relaxed) <= 4,
+        count.load(Ordering::Relaxed) <= 5,
         "{}",
         count.load(Ordering::Relaxed)
     );

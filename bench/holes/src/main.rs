@@ -137,9 +137,13 @@ fn holes(args: &HolesArgs) -> Result<(), String> {
     } else {
         (None, "none (no configuration needs one)".to_string())
     };
+    let context = match engine_opts.context_size {
+        Some(n) => format!("context {n} tokens"),
+        None => "the model's default context".to_string(),
+    };
     let engine = format!(
-        "embedded llama.cpp (rex-llm LlamaEngine), CPU, {} threads, context {} tokens",
-        engine_opts.threads, engine_opts.context_size
+        "embedded llama.cpp (rex-llm LlamaEngine), CPU, {} threads, {context}",
+        engine_opts.threads
     );
     let show_progress = std::io::stderr().is_terminal();
     let mut rows = Vec::new();

@@ -27,13 +27,51 @@ use super::{Engine, EngineError, Token};
 /// Tokens evaluated per batch when prefilling.
 const BATCH: usize = 512;
 
+/// The KV cache a default context may take: a model trained on a long context would
+/// otherwise reserve gigabytes for prompts that static retrieval keeps short.
+pub const MAX_KV_BYTES: u64 = 1 << 30;
+
+/// The smallest context a default may give (a model whose metadata says less, or nothing).
+const MIN_DEFAULT_CONTEXT: u32 = 2048;
+
+/// The model's training context (GGUF metadata), capped so that its KV cache (keys and
+/// values in f16, every layer) stays under `MAX_KV_BYTES`.
+pub fn default_context_size(model: &LlamaModel) -> u32 {
+    let arch = model
+        .meta_val_str("general.architecture")
+        .unwrap_or_default();
+    let meta = |key: &str| -> Option<u64> {
+        model
+            .meta_val_str(&format!("{arch}.{key}"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let heads = u64::from(model.n_head().max(1));
+    let head_dim = u64::try_from(model.n_embd().max(1)).unwrap_or(1) / heads;
+    let key_len = meta("attention.key_length").unwrap_or(head_dim);
+    let value_len = meta("attention.value_length").unwrap_or(head_dim);
+    let per_token = 2
+        * u64::from(model.n_layer().max(1))
+        * u64::from(model.n_head_kv().max(1))
+        * (key_len + value_len);
+    let cap = u32::try_from(MAX_KV_BYTES / per_token.max(1)).unwrap_or(u32::MAX);
+    let trained = match model.n_ctx_train() {
+        0 => MIN_DEFAULT_CONTEXT,
+        n => n,
+    };
+    trained.min(cap).max(MIN_DEFAULT_CONTEXT.min(trained))
+}
+
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
     pub threads: u32,
     /// Layers offloaded to the GPU (0: CPU only).
     pub gpu_layers: u32,
-    /// Context window in tokens.
-    pub context_size: u32,
+    /// Context window in tokens; None: the model's training context, capped so that the KV
+    /// cache stays under `MAX_KV_BYTES` (`default_context_size`).
+    pub context_size: Option<u32>,
     pub seed: u32,
 }
 
@@ -42,7 +80,7 @@ impl Default for EngineOptions {
         EngineOptions {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get() as u32),
             gpu_layers: 0,
-            context_size: 4096,
+            context_size: None,
             seed: 0,
         }
     }
@@ -106,8 +144,11 @@ impl LlamaEngine {
     pub fn load(path: &Path, opts: EngineOptions) -> Result<LlamaEngine, EngineError> {
         let model = model(path, opts.gpu_layers)?;
         let threads = i32::try_from(opts.threads.max(1)).unwrap_or(1);
+        let context_size = opts
+            .context_size
+            .unwrap_or_else(|| default_context_size(model));
         let params = LlamaContextParams::default()
-            .with_n_ctx(NonZeroU32::new(opts.context_size.max(64)))
+            .with_n_ctx(NonZeroU32::new(context_size.max(64)))
             .with_n_batch(BATCH as u32)
             .with_n_threads(threads)
             .with_n_threads_batch(threads);
@@ -237,5 +278,16 @@ impl Engine for LlamaEngine {
 
     fn tok_env(&self) -> toktrie::TokEnv {
         self.tok_env.clone()
+    }
+
+    fn context_size(&self) -> usize {
+        self.context_size
+    }
+
+    fn counter(&self) -> crate::prompt::TokenCounter {
+        let model = self.model;
+        crate::prompt::TokenCounter::new(move |text| {
+            model.vocab().tokenize(text.as_bytes(), true, false).len()
+        })
     }
 }

@@ -31,7 +31,9 @@ impl std::fmt::Display for EngineError {
             EngineError::Context(e) => write!(f, "cannot make a model context: {e}"),
             EngineError::ContextFull { needed, size } => write!(
                 f,
-                "the prompt and fill need {needed} tokens but the context holds {size}"
+                "the prompt and fill need {needed} tokens but the model's context holds {size}: \
+                 raise it with `--context-size` (`contextSize` in the LSP and MCP model \
+                 options), or lower `--prompt-budget` or `--max-tokens`"
             ),
             EngineError::Decode(e) => write!(f, "the model failed to evaluate: {e}"),
             EngineError::Tokenize(e) => write!(f, "cannot tokenize: {e}"),
@@ -72,4 +74,8 @@ pub trait Engine {
     fn rewind(&mut self, pos: usize) -> Result<(), EngineError>;
     /// llguidance's view of the vocabulary, for grammar masks.
     fn tok_env(&self) -> toktrie::TokEnv;
+    /// The context window in tokens.
+    fn context_size(&self) -> usize;
+    /// Counts a prompt's tokens as `tokenize(text, true)` makes them, without the engine.
+    fn counter(&self) -> crate::prompt::TokenCounter;
 }

@@ -11,13 +11,17 @@ use llguidance::{Matcher, ParserFactory};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::{FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk, Score};
+use super::{
+    budget_for_context, FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk,
+    Score,
+};
 use crate::decode::{decode, log_softmax, DecodeOptions, End, Layers};
 use crate::engine::llama::{EngineOptions, LlamaEngine};
 use crate::engine::Engine;
 use crate::inject::Signatures;
 use crate::model::find_model;
 use crate::oracle::Oracle;
+use crate::prompt::PromptBudget;
 
 pub struct EmbeddedProposer {
     engine: Box<dyn Engine>,
@@ -113,6 +117,15 @@ impl EmbeddedProposer {
 impl Proposer for EmbeddedProposer {
     fn mode(&self) -> Mode {
         Mode::TokenLevel
+    }
+
+    fn prompt_budget(&mut self, opts: &FillOptions) -> PromptBudget {
+        PromptBudget {
+            tokens: opts
+                .prompt_budget
+                .unwrap_or_else(|| budget_for_context(self.engine.context_size(), opts)),
+            counter: self.engine.counter(),
+        }
     }
 
     fn begin_hole(&mut self, hole: &HoleSetup, opts: &FillOptions) -> Result<(), FillError> {

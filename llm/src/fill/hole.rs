@@ -43,6 +43,7 @@ impl HoleSetup {
         opts: &FillOptions,
     ) -> Option<HoleSetup> {
         let (span, name) = hole_of(ctx)?;
+        let parts = prompt_parts(ctx, span);
         let scope = grammar::scope_at(ctx);
         let doc = rex_ide::locate::Document::new(ctx.doc.db, ctx.doc.file);
         let candidates = if opts.candidates {
@@ -61,8 +62,8 @@ impl HoleSetup {
                 start: LspPosition::from(doc.position(span.0)),
                 end: LspPosition::from(doc.position(span.1)),
             },
-            expected_type: ctx.expected.as_ref().map(|t| t.to_string()),
-            parts: prompt_parts(ctx, span),
+            expected_type: parts.expected_type.clone(),
+            parts,
             lark: grammar::lark(&scope),
             scope,
             names: bias_names(ctx),

@@ -18,10 +18,12 @@ use rex_ide::context::Context;
 
 use super::hole::HoleSetup;
 use super::rank::rank;
-use super::{Attempt, End, FillOptions, FillSource, HoleFills, Mode, RankedFill, Score, Stats};
+use super::{
+    Attempt, End, FillError, FillOptions, FillSource, HoleFills, Mode, RankedFill, Score, Stats,
+};
 use crate::grammar::server;
 use crate::oracle::Oracle;
-use crate::prompt::{prompt, Feedback};
+use crate::prompt::{packed, Feedback, PromptBudget};
 
 /// Continuations asked for one server sample before it goes to the error round.
 pub const REPAIR_ROUNDS: usize = 2;
@@ -111,6 +113,7 @@ pub struct FillLoop {
     round: usize,
     /// The current round's prompt.
     prompt: String,
+    budget: PromptBudget,
     feedback: Vec<Feedback>,
     round_feedback: Vec<Feedback>,
     pending: Vec<Pending>,
@@ -126,26 +129,43 @@ pub struct FillLoop {
 }
 
 impl FillLoop {
-    /// The loop for the hole under `ctx`; None when there is no hole there.
+    /// The loop for the hole under `ctx`, its prompts packed under `budget`. Fails when
+    /// there is no hole there, or when the prompt's parts that are always kept (the program
+    /// before the hole, its type) do not fit the budget.
     pub fn new(
         ctx: &Context<'_>,
         oracle: &mut Oracle<'_>,
         opts: &FillOptions,
         mode: Mode,
-    ) -> Option<FillLoop> {
-        let hole = HoleSetup::new(ctx, oracle, opts)?;
-        Some(FillLoop {
+        budget: PromptBudget,
+    ) -> Result<FillLoop, FillError> {
+        let not_a_hole = || FillError::NotAHole(ctx.doc.position(ctx.offset));
+        let hole = HoleSetup::new(ctx, oracle, opts).ok_or_else(not_a_hole)?;
+        let first = packed(&hole.parts, opts.context, opts.prefix, &[], &budget).map_err(|e| {
+            FillError::PromptTooLong {
+                needed: e.needed,
+                budget: e.budget,
+            }
+        })?;
+        let stats = Stats {
+            prompt_tokens: first.tokens,
+            context_parts: first.parts,
+            dropped: first.dropped,
+            ..Stats::default()
+        };
+        Ok(FillLoop {
             hole,
             opts: opts.clone(),
             mode,
             round: 0,
-            prompt: String::new(),
+            prompt: first.text,
+            budget,
             feedback: Vec::new(),
             round_feedback: Vec::new(),
             pending: Vec::new(),
             attempts: Vec::new(),
             fills: Vec::new(),
-            stats: Stats::default(),
+            stats,
             decoding: 0.0,
             replaced: 0,
             cancelled: false,
@@ -175,7 +195,7 @@ impl FillLoop {
             self.stats.backtracks += prop.backtracks;
             self.stats.injections += prop.injections;
             self.decoding += prop.seconds;
-            self.stats.prompt_tokens += prop.prompt_tokens;
+            self.stats.prefilled_tokens += prop.prompt_tokens;
             let raw = format!("{}{}", p.ask.prefix, prop.text);
             let text = raw.trim().to_string();
             let mut pieces = p.pieces.clone();
@@ -268,7 +288,16 @@ impl FillLoop {
 
     /// The asks of the current round.
     fn round_asks(&mut self) -> Step {
-        self.prompt = prompt(&self.hole.parts, self.opts.context, &self.feedback);
+        // Round 0's prompt was packed when the loop was made. A later round's adds the
+        // feedback, which scores above headers (a failed attempt tells the model more than
+        // one more header) and is dropped, oldest first, before the types; the pieces
+        // always kept fitted in round 0, so it fits.
+        if self.round > 0 {
+            let (parts, level, prefix) = (&self.hole.parts, self.opts.context, self.opts.prefix);
+            if let Ok(p) = packed(parts, level, prefix, &self.feedback, &self.budget) {
+                self.prompt = p.text;
+            }
+        }
         if std::env::var_os("REX_FILL_SHOW_PROMPT").is_some() {
             eprintln!(
                 "--- prompt (round {}) ---\n{}\n--- end of prompt ---",

@@ -23,6 +23,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Http {
     agent: ureq::Agent,
     endpoint: String,
+    /// The server's `/tokenize` (llama.cpp's and vLLM's; outside `/v1`).
+    tokenize: String,
+    server: super::Server,
+    model: String,
     api_key: Option<String>,
     timeout: Duration,
     retries: usize,
@@ -40,6 +44,9 @@ impl Http {
         Http {
             agent,
             endpoint: config.endpoint(),
+            tokenize: tokenize_endpoint(&config.url),
+            server: config.server,
+            model: config.model.clone(),
             api_key: config.api_key.clone(),
             timeout: config.timeout,
             retries: config.retries,
@@ -68,6 +75,35 @@ impl Http {
             attempt += 1;
             std::thread::sleep(pause);
             pause *= 2;
+        }
+    }
+
+    /// The tokens of `text` as the server's tokenizer counts them, where it answers
+    /// `/tokenize` (llama.cpp's server: `{content}` -> `{tokens}`; vLLM: `{model, prompt}`
+    /// -> `{count}`); None where it does not.
+    pub fn count_tokens(&self, text: &str) -> Option<usize> {
+        let body = match self.server {
+            super::Server::LlamaCpp => serde_json::json!({ "content": text }),
+            super::Server::Vllm | super::Server::Sglang => {
+                serde_json::json!({ "model": self.model, "prompt": text })
+            }
+        };
+        let mut request = self
+            .agent
+            .post(&self.tokenize)
+            .header("Content-Type", "application/json");
+        if let Some(key) = &self.api_key {
+            request = request.header("Authorization", &format!("Bearer {key}"));
+        }
+        let mut response = request.send(body.to_string()).ok()?;
+        if response.status().as_u16() >= 400 {
+            return None;
+        }
+        let reply: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().ok()?).ok()?;
+        match reply.get("count").and_then(Value::as_u64) {
+            Some(n) => usize::try_from(n).ok(),
+            None => reply.get("tokens").and_then(Value::as_array).map(Vec::len),
         }
     }
 
@@ -133,4 +169,15 @@ fn transient(e: &RemoteError) -> bool {
         RemoteError::Http { status, .. } => *status == 429 || *status >= 500,
         _ => false,
     }
+}
+
+/// `/tokenize` at the server's root, for a base URL given with or without `/v1` (or the
+/// completions endpoint itself).
+fn tokenize_endpoint(url: &str) -> String {
+    let base = url.trim_end_matches('/');
+    let root = base
+        .strip_suffix("/v1/completions")
+        .or_else(|| base.strip_suffix("/v1"))
+        .unwrap_or(base);
+    format!("{root}/tokenize")
 }

@@ -68,6 +68,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// HTTP 429 or 5xx), with backoff.
 pub const DEFAULT_RETRIES: usize = 2;
 
+/// The context a server is assumed to hold when the prompt budget is not given: servers
+/// do not say (the common deployments of coder models hold at least this).
+pub const REMOTE_CONTEXT: usize = 8192;
+
 /// Requests in flight at once.
 pub const DEFAULT_CONCURRENCY: usize = 16;
 

@@ -16,10 +16,12 @@ use super::reply::Completion;
 use super::request::{sample_body, score_body};
 use super::{Http, RemoteConfig, RemoteError};
 use crate::fill::{
-    End, FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer, SampleAsk, Score,
+    budget_for_context, End, FillError, FillOptions, HoleSetup, Mode, Proposal, Proposer,
+    SampleAsk, Score,
 };
 use crate::grammar::server::enders;
 use crate::oracle::Oracle;
+use crate::prompt::{PromptBudget, TokenCounter};
 
 /// How often the waiting thread looks at the cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
@@ -101,6 +103,26 @@ impl RemoteProposer {
 impl Proposer for RemoteProposer {
     fn mode(&self) -> Mode {
         Mode::Server
+    }
+
+    /// `opts.prompt_budget`, or what a context of `REMOTE_CONTEXT` tokens holds with room
+    /// for a sample; counted by the server's `/tokenize` where it answers (one token more
+    /// for the beginning of text), otherwise estimated.
+    fn prompt_budget(&mut self, opts: &FillOptions) -> PromptBudget {
+        let tokens = opts
+            .prompt_budget
+            .unwrap_or_else(|| budget_for_context(super::REMOTE_CONTEXT, opts));
+        let counter = match self.http.count_tokens("fn") {
+            Some(_) => {
+                let http = Arc::clone(&self.http);
+                TokenCounter::new(move |text| {
+                    http.count_tokens(text)
+                        .map_or_else(|| text.len().div_ceil(2), |n| n + 1)
+                })
+            }
+            None => TokenCounter::estimate(),
+        };
+        PromptBudget { tokens, counter }
     }
 
     fn begin_hole(&mut self, hole: &HoleSetup, _opts: &FillOptions) -> Result<(), FillError> {
