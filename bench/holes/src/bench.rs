@@ -4,7 +4,6 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use rex_compiler::db::Database;
 use rex_ide::catalog::Origin;
 use rex_ide::context::Context;
 use rex_ide::fill::fills_at;
@@ -13,7 +12,7 @@ use rex_llm::fill::{FillSource, Filler};
 use serde::Serialize;
 
 use crate::config::{Config, Source};
-use crate::judge::{hole_of, judge, Hole};
+use crate::judge::{judge, task_hole, Hole};
 use crate::task::{Kind, Task};
 
 /// What one configuration did with one task.
@@ -32,6 +31,10 @@ pub struct TaskResult {
     pub ranking: Vec<RankedVerdict>,
     pub pass_at_1: bool,
     pub pass_at_k: bool,
+    /// The task's tests (an MVU app's 14, one for any other task) ...
+    pub tests: usize,
+    /// ... and how many the first fill passes (none when it does not type-check or run).
+    pub tests_passed: usize,
     /// Fills proposed (the model's decoded samples; one for the rows without a model).
     pub attempts: usize,
     pub well_typed_attempts: usize,
@@ -44,6 +47,18 @@ pub struct TaskResult {
     pub seconds: f64,
     /// Seconds spent decoding (for tokens/s).
     pub decode_seconds: f64,
+    /// For the model rows, the first round's prompt in tokens (`Stats::prompt_tokens`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<usize>,
+    /// Prompt tokens evaluated over every round (0 for a prompt already in the cache).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefilled_tokens: Option<usize>,
+    /// The static context's parts in the prompt.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context_parts: Vec<String>,
+    /// Parts left out to fit the prompt budget.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
     /// Why the task could not be run, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -73,6 +88,12 @@ pub struct Totals {
     pub tokens: usize,
     pub seconds: f64,
     pub decode_seconds: f64,
+    pub tests: usize,
+    pub tests_passed: usize,
+    /// Prompt tokens, summed over the tasks that made a prompt ...
+    pub prompt_tokens: usize,
+    /// ... and how many those are.
+    pub prompted: usize,
 }
 
 impl Totals {
@@ -87,6 +108,12 @@ impl Totals {
         self.tokens += r.tokens;
         self.seconds += r.seconds;
         self.decode_seconds += r.decode_seconds;
+        self.tests += r.tests;
+        self.tests_passed += r.tests_passed;
+        if let Some(n) = r.prompt_tokens {
+            self.prompt_tokens += n;
+            self.prompted += 1;
+        }
     }
 
     pub fn of<'a>(results: impl IntoIterator<Item = &'a TaskResult>) -> Totals {
@@ -123,6 +150,13 @@ impl Totals {
     pub fn seconds_per_fill(&self) -> f64 {
         self.seconds / self.tasks.max(1) as f64
     }
+    pub fn tests_passed_percent(&self) -> f64 {
+        Totals::share(self.tests_passed, self.tests)
+    }
+    /// The mean prompt, in tokens, of the tasks that made one (`None` when none did).
+    pub fn prompt_tokens_per_fill(&self) -> Option<f64> {
+        (self.prompted > 0).then(|| self.prompt_tokens as f64 / self.prompted as f64)
+    }
     pub fn tokens_per_second(&self) -> f64 {
         if self.decode_seconds > 0.0 {
             self.tokens as f64 / self.decode_seconds
@@ -138,9 +172,10 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
     let mut result = TaskResult {
         id: task.id.clone(),
         kind: Some(task.meta.kind),
+        tests: task.tests(),
         ..TaskResult::default()
     };
-    let hole = match hole_of(&task.program) {
+    let hole = match task_hole(task) {
         Ok(h) => h,
         Err(e) => {
             result.error = Some(e);
@@ -156,8 +191,7 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
             result.fills = do_nothing(task, &hole).into_iter().collect();
         }
         Source::Candidates => {
-            let db = Database::new();
-            let file = db.add_file("task.rex", task.program.clone());
+            let (db, file) = task.database(&task.program);
             let ctx = Context::new(&db, file, hole.span.0);
             result.fills = fills_at(&ctx)
                 .into_iter()
@@ -169,8 +203,7 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
                 result.error = Some("no model loaded".into());
                 return result;
             };
-            let db = Database::new();
-            let file = db.add_file("task.rex", task.program.clone());
+            let (db, file) = task.database(&task.program);
             let cancel = AtomicBool::new(false);
             match filler.fill_at(&db, file, hole.position, opts, &mut |_| {}, &cancel) {
                 Ok(r) => {
@@ -198,6 +231,10 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
                         .filter(|a| a.end == End::Finished && !a.well_typed)
                         .count();
                     result.tokens = r.stats.tokens;
+                    result.prompt_tokens = Some(r.stats.prompt_tokens);
+                    result.prefilled_tokens = Some(r.stats.prefilled_tokens);
+                    result.context_parts = r.stats.context_parts.clone();
+                    result.dropped = r.stats.dropped.clone();
                     if r.stats.tokens_per_second > 0.0 {
                         result.decode_seconds = r.stats.tokens as f64 / r.stats.tokens_per_second;
                     }
@@ -221,14 +258,17 @@ pub fn run_task(config: &Config, task: &Task, k: usize, filler: Option<&mut Fill
     result.passed = verdicts.iter().map(|v| v.passed).collect();
     result.pass_at_1 = result.passed.first().copied().unwrap_or(false);
     result.pass_at_k = result.passed.iter().any(|p| *p);
+    result.tests_passed = verdicts.first().map_or(0, |v| {
+        let output = v.output.as_deref().ok().filter(|_| v.well_typed);
+        task.tests_passed(output)
+    });
     result
 }
 
 /// The do-nothing fill: the first name in scope at the hole, innermost local first, then
 /// the program's own top-level names, with which the program type-checks.
 fn do_nothing(task: &Task, hole: &Hole) -> Option<String> {
-    let db = Database::new();
-    let file = db.add_file("task.rex", task.program.clone());
+    let (db, file) = task.database(&task.program);
     let ctx = Context::new(&db, file, hole.span.0);
     let locals = ctx.locals.iter().map(|l| l.name.clone());
     let globals = ctx

@@ -176,19 +176,17 @@ pub fn cuts_of(source: &str, text: &str, expected: &str, census: &mut Census) ->
                 reject(census, "the hole's type is not concrete");
                 continue;
             }
-            let task = Task {
-                id: String::new(),
-                suite: "cut".into(),
-                program: program.clone(),
-                epilogue: None,
-                meta: TaskMeta {
+            let task = Task::single(
+                "cut",
+                program.clone(),
+                TaskMeta {
                     kind,
                     source: Some(source.to_string()),
                     reference: text[s..t].to_string(),
                     expected_type: hole.expected_type.clone(),
                     expected: expected.to_string(),
                 },
-            };
+            );
             if output_with_hole(&task, &hole).as_deref() == Ok(expected) {
                 reject(census, "the output does not depend on the hole");
                 continue;

@@ -1,5 +1,6 @@
 //! `rex-bench holes`: fills every task with each configuration and prints the ablation
-//! table; `rex-bench generate`: cuts the tasks from the conformance programs again.
+//! table; `rex-bench generate`: cuts the tasks from the conformance programs again and
+//! makes the large programs again.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -7,9 +8,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use rex_bench::bench::run_task;
 use rex_bench::config::{self, Config};
-use rex_bench::cut;
 use rex_bench::table::{render, Report, Row};
 use rex_bench::task::{load_all, tasks_dir};
+use rex_bench::{cut, large};
 use rex_llm::engine::llama::EngineOptions;
 use rex_llm::fill::Filler;
 use rex_llm::model::find_model;
@@ -25,7 +26,8 @@ struct Cli {
 enum Command {
     /// Fill every task with each configuration and print the table.
     Holes(HolesArgs),
-    /// Cut the tasks from the conformance programs again (writes tasks/cut/).
+    /// Cut the tasks from the conformance programs again (writes tasks/cut/) and make the
+    /// large programs again (writes tasks/large/).
     Generate(GenerateArgs),
 }
 
@@ -35,7 +37,8 @@ struct HolesArgs {
     #[arg(long)]
     limit: Option<usize>,
     /// The configurations to run (repeatable; all when left out): reference, do-nothing,
-    /// candidates, bare, type, types, headers, rounds, constrained, biased, full.
+    /// candidates, bare, type, types, headers, rounds, constrained, biased, file+context,
+    /// file, static-types, full.
     #[arg(long = "config", value_name = "NAME")]
     configs: Vec<String>,
     /// Samples per fill (and k of pass@k).
@@ -55,7 +58,7 @@ struct HolesArgs {
     /// Print the report as JSON (every task's fills included).
     #[arg(long)]
     json: bool,
-    /// Only the tasks of these suites (repeatable): llms, cut, mvu.
+    /// Only the tasks of these suites (repeatable): llms, cut, mvu, large.
     #[arg(long = "suite", value_name = "NAME")]
     suites: Vec<String>,
     /// Also write the JSON report to FILE.
@@ -77,9 +80,15 @@ struct GenerateArgs {
     /// Cuts kept per program.
     #[arg(long, default_value_t = cut::PER_PROGRAM)]
     per_program: usize,
-    /// Where the cut tasks go (default: the committed tasks/cut).
+    /// The task directory written (default: the committed tasks): its cut/ and large/.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Only these suites (repeatable): cut, large (default: both).
+    #[arg(long = "suite", value_name = "NAME")]
+    suites: Vec<String>,
+    /// The seed of the large programs' declarations.
+    #[arg(long, default_value_t = large::SEED)]
+    seed: u64,
 }
 
 fn main() {
@@ -163,11 +172,15 @@ fn holes(args: &HolesArgs) -> Result<(), String> {
             let r = run_task(config, task, samples, filler.as_mut());
             if args.verbose {
                 eprintln!(
-                    "{:<12} {:<48} {:<5} {:>6.1}s  {}{}",
+                    "{:<12} {:<48} {:<5} {:>5} {:>6.1}s {:>7}  {}{}",
                     config.name,
                     task.id,
                     if r.pass_at_1 { "pass" } else { "fail" },
+                    format!("{}/{}", r.tests_passed, r.tests),
                     r.seconds,
+                    r.prompt_tokens
+                        .map(|n| format!("{n} tok"))
+                        .unwrap_or_default(),
                     r.fills
                         .first()
                         .map(|f| f.replace('\n', " "))
@@ -215,22 +228,48 @@ fn holes(args: &HolesArgs) -> Result<(), String> {
 }
 
 fn generate(args: &GenerateArgs) -> Result<(), String> {
-    let dir = args.conformance.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance")
-    });
-    let (cuts, census) = cut::generate(&dir, args.per_program)?;
-    let out = args.out.clone().unwrap_or_else(|| tasks_dir().join("cut"));
-    cut::write(&out, &cuts)?;
-    println!(
-        "{} programs, {} run to their expected output; {} candidate cuts",
-        census.programs, census.programs_ok, census.candidates
-    );
-    for (why, n) in &census.rejected {
-        println!("  rejected {n:>5}: {why}");
+    for suite in &args.suites {
+        if suite != "cut" && suite != "large" {
+            return Err(format!("unknown suite `{suite}` (cut, large)"));
+        }
     }
-    for (kind, n) in &census.eligible {
-        println!("  eligible {n:>5}: {}", kind.name());
+    let wants = |suite: &str| args.suites.is_empty() || args.suites.iter().any(|s| s == suite);
+    let out = args.out.clone().unwrap_or_else(tasks_dir);
+    if wants("cut") {
+        let dir = args.conformance.clone().unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance")
+        });
+        let (cuts, census) = cut::generate(&dir, args.per_program)?;
+        let cut_dir = out.join("cut");
+        cut::write(&cut_dir, &cuts)?;
+        println!(
+            "{} programs, {} run to their expected output; {} candidate cuts",
+            census.programs, census.programs_ok, census.candidates
+        );
+        for (why, n) in &census.rejected {
+            println!("  rejected {n:>5}: {why}");
+        }
+        for (kind, n) in &census.eligible {
+            println!("  eligible {n:>5}: {}", kind.name());
+        }
+        println!("wrote {} tasks to {}", cuts.len(), cut_dir.display());
     }
-    println!("wrote {} tasks to {}", cuts.len(), out.display());
+    if wants("large") {
+        // The large programs end with the committed `llms` tasks.
+        let tasks = large::generate(&tasks_dir(), args.seed)?;
+        let large_dir = out.join("large");
+        large::write(&large_dir, &tasks)?;
+        for t in &tasks {
+            println!(
+                "  large/{}: {} lines, the hole on line {}",
+                t.name,
+                t.program.lines().count(),
+                t.program[..t.program.find('?').unwrap_or(0)]
+                    .lines()
+                    .count()
+            );
+        }
+        println!("wrote {} tasks to {}", tasks.len(), large_dir.display());
+    }
     Ok(())
 }

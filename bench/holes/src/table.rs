@@ -25,7 +25,14 @@ pub struct Row {
     pub tokens_per_fill: f64,
     pub seconds_per_fill: f64,
     pub tokens_per_second: f64,
-    /// pass@1 per suite (`llms`, `cut`, `mvu`): (passed, tasks).
+    /// The mean prompt in tokens (`Stats::prompt_tokens`) of a model row's tasks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<f64>,
+    /// Tests passed by the first fills, summed over the tasks (an MVU app has 14, any
+    /// other task one): (passed, tests).
+    pub tests_passed: (usize, usize),
+    pub tests_passed_percent: f64,
+    /// pass@1 per suite (`llms`, `cut`, `mvu`, `large`): (passed, tasks).
     pub by_suite: BTreeMap<String, (usize, usize)>,
     pub tasks: Vec<TaskResult>,
 }
@@ -54,6 +61,12 @@ impl Row {
             tokens_per_fill: totals.tokens_per_fill(),
             seconds_per_fill: totals.seconds_per_fill(),
             tokens_per_second: totals.tokens_per_second(),
+            prompt_tokens: match config.source {
+                Source::Model(_) => totals.prompt_tokens_per_fill(),
+                _ => None,
+            },
+            tests_passed: (totals.tests_passed, totals.tests),
+            tests_passed_percent: totals.tests_passed_percent(),
             totals,
             by_suite,
             tasks,
@@ -88,12 +101,14 @@ pub fn render(report: &Report) -> String {
     let k = format!("pass@{}", report.samples);
     let _ = writeln!(
         out,
-        "| {:<40} | {:>7} | {:>7} | {:>10} | {:>10} | {:>11} | {:>7} | {:>8} |",
+        "| {:<44} | {:>7} | {:>7} | {:>18} | {:>10} | {:>10} | {:>13} | {:>11} | {:>7} | {:>8} |",
         "configuration",
         "pass@1",
         k,
+        "tests passed",
         "well-typed",
         "unfinished",
+        "prompt tokens",
         "tokens/fill",
         "s/fill",
         "tokens/s"
@@ -101,12 +116,14 @@ pub fn render(report: &Report) -> String {
     let rule = |n: usize| "-".repeat(n);
     let _ = writeln!(
         out,
-        "|{}|{}:|{}:|{}:|{}:|{}:|{}:|{}:|",
-        rule(42),
+        "|{}|{}:|{}:|{}:|{}:|{}:|{}:|{}:|{}:|{}:|",
+        rule(46),
         rule(8),
         rule(8),
+        rule(19),
         rule(11),
         rule(11),
+        rule(14),
         rule(12),
         rule(8),
         rule(9)
@@ -114,14 +131,18 @@ pub fn render(report: &Report) -> String {
     for r in &report.rows {
         let model = r.rex_fill_flags.is_some();
         let dash = |s: String| if model { s } else { "-".to_string() };
+        let (passed, tests) = r.tests_passed;
         let _ = writeln!(
             out,
-            "| {:<40} | {:>6.1}% | {:>6.1}% | {:>9.1}% | {:>10} | {:>11} | {:>7.2} | {:>8} |",
+            "| {:<44} | {:>6.1}% | {:>6.1}% | {:>18} | {:>9.1}% | {:>10} | {:>13} | {:>11} | {:>7.2} | {:>8} |",
             r.label,
             r.pass_at_1_percent,
             r.pass_at_k_percent,
+            format!("{passed}/{tests} ({:.1}%)", r.tests_passed_percent),
             r.well_typed_percent,
             dash(format!("{:.1}%", r.unfinished_percent)),
+            r.prompt_tokens
+                .map_or_else(|| "-".to_string(), |n| format!("{n:.0}")),
             dash(format!("{:.1}", r.tokens_per_fill)),
             r.seconds_per_fill,
             dash(format!("{:.1}", r.tokens_per_second)),
@@ -135,7 +156,7 @@ pub fn render(report: &Report) -> String {
     if !suites.is_empty() {
         let _ = writeln!(out);
         let head: Vec<String> = suites.iter().map(|s| format!("{s:>10}")).collect();
-        let _ = writeln!(out, "pass@1 by suite:  {:<40} {}", "", head.join(" "));
+        let _ = writeln!(out, "pass@1 by suite:  {:<44} {}", "", head.join(" "));
         for r in &report.rows {
             let cells: Vec<String> = suites
                 .iter()
@@ -144,7 +165,7 @@ pub fn render(report: &Report) -> String {
                     format!("{:>10}", format!("{p}/{n}"))
                 })
                 .collect();
-            let _ = writeln!(out, "                  {:<40} {}", r.label, cells.join(" "));
+            let _ = writeln!(out, "                  {:<44} {}", r.label, cells.join(" "));
         }
     }
     let flags: Vec<&Row> = report
