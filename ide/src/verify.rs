@@ -2,9 +2,11 @@
 //! again from its edited text and checked against the program environment the database
 //! already holds. An edit inside an item never changes the environment (that is built from
 //! signatures, and candidates replace expressions), so this is the answer a whole-file
-//! re-check would give for that item, at the price of one small parse and check.
+//! re-check would give for that item, at the price of one small parse and check. Only
+//! errors are counted here, so the check skips what only a reader needs (the names an
+//! unknown name may have meant, a search over every name in scope).
 
-use rex_compiler::check::{check_item, ItemRef};
+use rex_compiler::check::{check_item_quietly, ItemRef};
 use rex_compiler::db::program_env;
 use rex_compiler::syntax::ast::Item;
 use rex_compiler::syntax::parser::parse_text;
@@ -65,7 +67,7 @@ pub fn item_errors_where(
     }
     let env = program_env(doc.db, doc.db.prelude(), doc.file);
     let at = ItemRef::root(index as u32);
-    let types = check_item(env, new_item, at)
+    let types = check_item_quietly(env, new_item, at)
         .diagnostics
         .iter()
         .filter(|d| d.is_error() && counts(d))

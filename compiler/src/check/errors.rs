@@ -227,7 +227,10 @@ impl LoweringDiags for TypeDiag {
 }
 
 /// Names within a small edit distance of `name`, closest first: identifiers for an
-/// identifier, operators for an operator (`x` is never "did you mean `+`").
+/// identifier, operators for an operator (`x` is never "did you mean `+`"). Called for
+/// every unknown name over every name in scope (thousands in a big file, and once per
+/// token when the fill oracle checks a half-written name), so a candidate whose length
+/// alone rules it out costs a count of its characters, and no candidate allocates.
 pub fn near_misses<'a>(name: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
     let limit = if name.len() <= 3 { 1 } else { 2 };
     let wordy = |s: &str| {
@@ -237,13 +240,17 @@ pub fn near_misses<'a>(name: &str, pool: impl Iterator<Item = &'a str>) -> Vec<S
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     };
     let word = wordy(name);
-    let mut scored: Vec<(usize, String)> = pool
-        .filter(|c| *c != name && wordy(c) == word)
-        .filter_map(|c| {
-            let d = edit_distance(name, c);
-            (d <= limit).then(|| (d, c.to_string()))
-        })
-        .collect();
+    let target: Vec<char> = name.chars().collect();
+    let mut rows = (Vec::new(), Vec::new());
+    let mut scored: Vec<(usize, String)> = Vec::new();
+    for c in pool {
+        if c == name || c.chars().count().abs_diff(target.len()) > limit || wordy(c) != word {
+            continue;
+        }
+        if let Some(d) = distance_within(&target, c, limit, &mut rows) {
+            scored.push((d, c.to_string()));
+        }
+    }
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().map(|(_, c)| c).take(5).collect()
@@ -260,27 +267,52 @@ pub fn near_members<'a>(
     near_misses(name, members)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > 2 {
-        return 3;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+/// The edit distance from `a` to `b` when it is at most `limit`; `rows` is scratch space
+/// kept between calls.
+fn distance_within(
+    a: &[char],
+    b: &str,
+    limit: usize,
+    rows: &mut (Vec<usize>, Vec<usize>),
+) -> Option<usize> {
+    let (prev, cur) = rows;
+    prev.clear();
+    prev.extend(0..=a.len());
+    for (i, cb) in b.chars().enumerate() {
+        cur.clear();
+        cur.push(i + 1);
+        for (j, ca) in a.iter().enumerate() {
+            let cost = usize::from(*ca != cb);
+            let best = (prev[j + 1] + 1).min(cur[j] + 1).min(prev[j] + cost);
+            cur.push(best);
         }
-        prev = cur;
+        // Every path to the end goes through this row: past the limit, it stays past.
+        if cur.iter().min().is_some_and(|m| *m > limit) {
+            return None;
+        }
+        std::mem::swap(prev, cur);
     }
-    prev[b.len()]
+    prev.last().copied().filter(|d| *d <= limit)
 }
 
 #[cfg(test)]
 mod tests {
     use super::near_misses;
+
+    #[test]
+    fn near_misses_are_within_the_limit_closest_first() {
+        let pool = ["label", "lable", "labels", "lbl", "table", "labelled", "x"];
+        // Levenshtein distances: labels 1, lable 2, lbl 2, table 3, labelled 3.
+        assert_eq!(
+            near_misses("label", pool.iter().copied()),
+            ["labels", "lable", "lbl"]
+        );
+        assert_eq!(
+            near_misses("lbel", pool.iter().copied()),
+            ["label", "lbl", "labels"]
+        );
+        assert!(near_misses("zzzzzz", pool.iter().copied()).is_empty());
+    }
 
     #[test]
     fn identifiers_and_operators_are_not_offered_for_each_other() {

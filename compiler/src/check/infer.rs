@@ -57,6 +57,9 @@ pub struct Infer<'a> {
     pub fields: Vec<super::records::FieldWanted>,
     /// The constructor chosen at each constructor use (read by the evaluator).
     pub ctors: super::item::CtorChoices,
+    /// Whether an unknown name's diagnostic lists the names it may have meant (off for
+    /// checks that only count errors: the search costs a pass over every name in scope).
+    pub suggest: bool,
 }
 
 impl<'a> Infer<'a> {
@@ -86,6 +89,7 @@ impl<'a> Infer<'a> {
             let_schemes: Vec::new(),
             conflicted: Vec::new(),
             fields: Vec::new(),
+            suggest: true,
             ctors: Default::default(),
         }
     }
@@ -408,6 +412,9 @@ impl<'a> Infer<'a> {
 
     /// Exports of the module imported as `alias` spelled like `name` (without `alias.`).
     pub(super) fn members_like(&self, alias: &str, name: &str) -> Vec<String> {
+        if !self.suggest {
+            return Vec::new();
+        }
         let pool = self
             .values
             .keys()
@@ -417,9 +424,20 @@ impl<'a> Infer<'a> {
         near_members(alias, name, pool)
     }
 
+    /// The constructors spelled like `name`.
+    fn ctors_like(&self, name: &str) -> Vec<String> {
+        if !self.suggest {
+            return Vec::new();
+        }
+        near_misses(name, self.env.ctor_index.keys().map(|k| &**k))
+    }
+
     /// The names like `name` that could be meant at `span`: the locals name resolution
     /// says are visible there, the top-level values and the methods.
     fn names_like(&self, name: &str, span: Span) -> Vec<String> {
+        if !self.suggest {
+            return Vec::new();
+        }
         let locals = self.locals.names_over(span);
         let globals = self
             .values
@@ -476,8 +494,7 @@ impl<'a> Infer<'a> {
             }
             None if self.env.missing_names.contains(name) || self.env.missing_glob => Ty::Unknown,
             None => {
-                let pool = self.env.ctor_index.keys().map(|k| &**k);
-                let candidates = near_misses(name, pool);
+                let candidates = self.ctors_like(name);
                 self.diags.push(Diag::unknown_name(name, candidates, span));
                 Ty::Unknown
             }
@@ -964,8 +981,7 @@ impl<'a> Infer<'a> {
                 let Some(id) = self.resolve_ctor(&spelled, Some(expected)) else {
                     if !self.env.missing_names.contains(spelled.as_str()) && !self.env.missing_glob
                     {
-                        let pool = self.env.ctor_index.keys().map(|k| &**k);
-                        let candidates = near_misses(&path.name.text, pool);
+                        let candidates = self.ctors_like(&path.name.text);
                         let mut d = Diag::unknown_name(&path.name.text, candidates, path.name.span);
                         d.code = Code::UnknownConstructor;
                         self.diags.push(d);

@@ -87,7 +87,30 @@ pub fn check_item_in(
     file: FileRef,
     instance: Option<usize>,
 ) -> ItemTypes {
+    check_with(env, values, item, names, file, instance, true)
+}
+
+/// `check_item` for a caller that only counts the errors (the fill oracle, a fix's
+/// verification): an unknown name's diagnostic does not list the names it may have meant,
+/// a search over every name in scope that would make each check cost as much as the file
+/// is big.
+pub fn check_item_quietly(env: &Env, item: &Item, at: ItemRef) -> ItemTypes {
+    let instance = env.instances.iter().position(|i| i.origin == at);
+    let names = resolve_item(item);
+    check_with(env, &env.values, item, &names, at.file, instance, false)
+}
+
+fn check_with(
+    env: &Env,
+    values: &BTreeMap<Arc<str>, Value>,
+    item: &Item,
+    names: &ItemNames,
+    file: FileRef,
+    instance: Option<usize>,
+    suggest: bool,
+) -> ItemTypes {
     let mut inf = Infer::new(env, values, &item.arena, names, file);
+    inf.suggest = suggest;
     let mut result = None;
     match &item.kind {
         ItemKind::Fn(decl) => {

@@ -20,4 +20,4 @@ pub mod solve;
 
 pub use declare::{build_program as declare_program, declare_prelude, PreludeDecls, ProgramEnv};
 pub use env::{Env, FileRef, ItemRef};
-pub use item::{check_item, check_item_in, CtorChoices, HoleInfo, ItemTypes};
+pub use item::{check_item, check_item_in, check_item_quietly, CtorChoices, HoleInfo, ItemTypes};
