@@ -17,7 +17,6 @@
 
 mod enclosing;
 mod headers;
-mod spelling;
 mod targets;
 mod types;
 
@@ -27,7 +26,7 @@ use crate::context::Context;
 
 pub use enclosing::Enclosing;
 pub use headers::Header;
-pub use spelling::Spelling;
+pub use rex_compiler::check::spelling::Spelling;
 pub use types::TypeDef;
 
 /// Everything the static retrieval found for one position.

@@ -195,10 +195,17 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
         .chain(pat_types.iter_mut());
     types.for_each(|t| inf.u.zonk_in_place(t));
     let mut holes = Vec::new();
+    // Printed as the file writes its types (`Model`, not the identity `app.Model`).
+    let spelling = (!inf.holes.is_empty()).then(|| super::spelling::Spelling::new(inf.env));
     for h in std::mem::take(&mut inf.holes) {
         let expected = inf.u.zonk(&h.expected);
+        let spelled = |t: &Ty| {
+            spelling
+                .as_ref()
+                .map_or_else(|| t.clone(), |s| s.respell(t))
+        };
         let mut printer = TypePrinter::new();
-        let expected_type = printer.ty(&expected);
+        let expected_type = printer.ty(&spelled(&expected));
         let context = h
             .context
             .iter()
@@ -211,6 +218,10 @@ fn finish(mut inf: Infer<'_>, result: Option<Ty>) -> ItemTypes {
                         .map(|p| p.map_types(|t| inf.u.zonk(t)))
                         .collect(),
                     ..sc.clone()
+                };
+                let sc = match &spelling {
+                    Some(s) => s.respell_scheme(&sc),
+                    None => sc,
                 };
                 (n.to_string(), TypePrinter::new().scheme(&sc))
             })

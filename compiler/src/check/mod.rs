@@ -17,6 +17,7 @@ mod locals;
 pub mod lower;
 mod records;
 pub mod solve;
+pub mod spelling;
 
 pub use declare::{build_program as declare_program, declare_prelude, PreludeDecls, ProgramEnv};
 pub use env::{Env, FileRef, ItemRef};

@@ -3,10 +3,10 @@
 
 use rex_compiler::resolve::{item_names, Target, UseKind};
 
-use super::spelling::Spelling;
 use crate::catalog::is_user_visible;
 use crate::context::Context;
 use crate::limits::MAX_CALLED_SIGNATURES;
+use rex_compiler::check::spelling::Spelling;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Enclosing {

@@ -14,11 +14,11 @@ use rex_compiler::check::{FileRef, ItemRef};
 use rex_compiler::db::program;
 use rex_compiler::types::Ty;
 
-use super::spelling::Spelling;
 use crate::catalog::is_user_visible;
 use crate::context::Context;
 use crate::fit::{after_args, arrows, is_bare_variable, is_uninformative, Fit};
 use crate::limits::{MAX_HEADERS, MAX_HEADER_ARGS};
+use rex_compiler::check::spelling::Spelling;
 
 /// One relevant header.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,10 +10,10 @@ use rex_compiler::check::env::FileRef;
 use rex_compiler::db::program;
 use rex_compiler::types::Ty;
 
-use super::spelling::Spelling;
 use crate::context::Context;
 use crate::limits::MAX_TYPES;
 use crate::locate::Document;
+use rex_compiler::check::spelling::Spelling;
 
 /// One relevant type definition.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,13 +2,14 @@
 //! by its identity (`app.Model`); the file spells it `Model` after `import app (*)` and
 //! `A.Model` after `import app as A`. A type the file cannot spell at all (a module's type
 //! reached through a field, never imported by name) keeps its identity, which names its
-//! module.
+//! module. The hole reports print this way, and so does the IDE's static retrieval: a
+//! reader (or a model) can write back what it is shown.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rex_compiler::check::Env;
-use rex_compiler::types::{Pred, Scheme, Ty, TypePrinter};
+use super::Env;
+use crate::types::{Pred, Scheme, Ty, TypePrinter};
 
 /// Identity -> the file's spelling, for the types and classes whose spelling differs.
 pub struct Spelling {
@@ -31,7 +32,8 @@ impl Spelling {
             .map_or_else(|| identity.to_string(), |s| s.to_string())
     }
 
-    fn respell(&self, t: &Ty) -> Ty {
+    /// `t` with every type the file spells otherwise renamed to that spelling.
+    pub fn respell(&self, t: &Ty) -> Ty {
         t.map(&mut |t| match t {
             Ty::Con(id) => self.types.get(id).map(|s| Ty::Con(s.clone())),
             _ => None,
@@ -45,7 +47,12 @@ impl Spelling {
 
     /// A scheme printed in the file's spelling.
     pub fn scheme(&self, sc: &Scheme) -> String {
-        let spelled = Scheme {
+        TypePrinter::new().scheme(&self.respell_scheme(sc))
+    }
+
+    /// `sc` with its types and classes renamed to the file's spellings.
+    pub fn respell_scheme(&self, sc: &Scheme) -> Scheme {
+        Scheme {
             ty: self.respell(&sc.ty),
             preds: sc
                 .preds
@@ -60,8 +67,7 @@ impl Spelling {
                 })
                 .collect(),
             ..sc.clone()
-        };
-        TypePrinter::new().scheme(&spelled)
+        }
     }
 }
 
