@@ -23,8 +23,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Http {
     agent: ureq::Agent,
     endpoint: String,
-    /// The server's `/tokenize` (llama.cpp's and vLLM's; outside `/v1`).
-    tokenize: String,
+    /// The server's root (the base URL without `/v1`), where the tokenizers answer.
+    root: String,
     server: super::Server,
     model: String,
     api_key: Option<String>,
@@ -44,7 +44,7 @@ impl Http {
         Http {
             agent,
             endpoint: config.endpoint(),
-            tokenize: tokenize_endpoint(&config.url),
+            root: server_root(&config.url),
             server: config.server,
             model: config.model.clone(),
             api_key: config.api_key.clone(),
@@ -78,19 +78,37 @@ impl Http {
         }
     }
 
-    /// The tokens of `text` as the server's tokenizer counts them, where it answers
-    /// `/tokenize` (llama.cpp's server: `{content}` -> `{tokens}`; vLLM: `{model, prompt}`
-    /// -> `{count}`); None where it does not.
-    pub fn count_tokens(&self, text: &str) -> Option<usize> {
-        let body = match self.server {
-            super::Server::LlamaCpp => serde_json::json!({ "content": text }),
-            super::Server::Vllm | super::Server::Sglang => {
-                serde_json::json!({ "model": self.model, "prompt": text })
+    /// The tokens of `text` as the server's tokenizer counts them, where it answers:
+    /// llama.cpp's server `/tokenize` (`{content}` -> `{tokens}`), llama-cpp-python's
+    /// `/extras/tokenize/count` (`{input}` -> `{count}`), vLLM's and SGLang's `/tokenize`
+    /// (`{model, prompt}` -> `{count}`). `route` is the index of the one that answered
+    /// before (`TOKENIZERS`), if any; the answer says which answered now.
+    pub fn count_tokens(&self, text: &str, route: Option<usize>) -> Option<(usize, usize)> {
+        let routes: Vec<usize> = match route {
+            Some(r) => vec![r],
+            None => (0..TOKENIZERS.len()).collect(),
+        };
+        for r in routes {
+            let (path, servers, _) = TOKENIZERS[r];
+            if !servers.contains(&self.server) {
+                continue;
             }
+            if let Some(n) = self.ask_tokenizer(r, path, text) {
+                return Some((n, r));
+            }
+        }
+        None
+    }
+
+    fn ask_tokenizer(&self, route: usize, path: &str, text: &str) -> Option<usize> {
+        let body = match TOKENIZERS[route].2 {
+            Body::Content => serde_json::json!({ "content": text }),
+            Body::Input => serde_json::json!({ "input": text, "model": self.model }),
+            Body::Prompt => serde_json::json!({ "model": self.model, "prompt": text }),
         };
         let mut request = self
             .agent
-            .post(&self.tokenize)
+            .post(&format!("{}{path}", self.root))
             .header("Content-Type", "application/json");
         if let Some(key) = &self.api_key {
             request = request.header("Authorization", &format!("Bearer {key}"));
@@ -171,13 +189,35 @@ fn transient(e: &RemoteError) -> bool {
     }
 }
 
-/// `/tokenize` at the server's root, for a base URL given with or without `/v1` (or the
-/// completions endpoint itself).
-fn tokenize_endpoint(url: &str) -> String {
+/// How a tokenizer endpoint is asked.
+#[derive(Clone, Copy)]
+enum Body {
+    Content,
+    Input,
+    Prompt,
+}
+
+/// The tokenizer endpoints servers answer, with the servers that have each.
+const TOKENIZERS: [(&str, &[super::Server], Body); 3] = [
+    ("/tokenize", &[super::Server::LlamaCpp], Body::Content),
+    (
+        "/extras/tokenize/count",
+        &[super::Server::LlamaCpp],
+        Body::Input,
+    ),
+    (
+        "/tokenize",
+        &[super::Server::Vllm, super::Server::Sglang],
+        Body::Prompt,
+    ),
+];
+
+/// The server's root, for a base URL given with or without `/v1` (or the completions
+/// endpoint itself).
+fn server_root(url: &str) -> String {
     let base = url.trim_end_matches('/');
-    let root = base
-        .strip_suffix("/v1/completions")
+    base.strip_suffix("/v1/completions")
         .or_else(|| base.strip_suffix("/v1"))
-        .unwrap_or(base);
-    format!("{root}/tokenize")
+        .unwrap_or(base)
+        .to_string()
 }

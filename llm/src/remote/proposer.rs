@@ -106,18 +106,18 @@ impl Proposer for RemoteProposer {
     }
 
     /// `opts.prompt_budget`, or what a context of `REMOTE_CONTEXT` tokens holds with room
-    /// for a sample; counted by the server's `/tokenize` where it answers (one token more
-    /// for the beginning of text), otherwise estimated.
+    /// for a sample; counted by the server's tokenizer where it has one (`Http::count_tokens`;
+    /// one token more for the beginning of text), otherwise estimated.
     fn prompt_budget(&mut self, opts: &FillOptions) -> PromptBudget {
         let tokens = opts
             .prompt_budget
             .unwrap_or_else(|| budget_for_context(super::REMOTE_CONTEXT, opts));
-        let counter = match self.http.count_tokens("fn") {
-            Some(_) => {
+        let counter = match self.http.count_tokens("fn", None) {
+            Some((_, route)) => {
                 let http = Arc::clone(&self.http);
                 TokenCounter::new(move |text| {
-                    http.count_tokens(text)
-                        .map_or_else(|| text.len().div_ceil(2), |n| n + 1)
+                    http.count_tokens(text, Some(route))
+                        .map_or_else(|| text.len().div_ceil(2), |(n, _)| n + 1)
                 })
             }
             None => TokenCounter::estimate(),
