@@ -77,6 +77,9 @@ pub const MAX_TYPES: usize = 16;
 pub const MAX_TARGET_TYPES: usize = 8;
 pub const MAX_TARGET_DEPTH: usize = 3;
 
+/// Lines a relevant header's definition may have for the prompt to show it whole.
+pub const MAX_DEFINITION_LINES: usize = 6;
+
 /// Arguments a relevant header may take before its result fits a target type.
 pub const MAX_HEADER_ARGS: usize = 2;
 

@@ -158,6 +158,8 @@ pub(crate) enum Block {
     Hole,
     Feedback,
     After,
+    /// Short definitions of the best headers, as code before the item.
+    Definitions,
     Prefix,
 }
 
@@ -169,13 +171,13 @@ impl Block {
             Block::Calls => Some("Functions the code around the hole uses:"),
             Block::Feedback => Some("These fills were tried and are wrong:"),
             Block::After => Some("The program goes on after the hole with:"),
-            Block::Primer | Block::Hole | Block::Prefix => None,
+            Block::Primer | Block::Hole | Block::Definitions | Block::Prefix => None,
         }
     }
 
     /// Inside the context comment (indented under its heading when it has one).
     fn in_comment(self) -> bool {
-        !matches!(self, Block::Primer | Block::Prefix)
+        !matches!(self, Block::Primer | Block::Definitions | Block::Prefix)
     }
 }
 
@@ -263,6 +265,21 @@ pub(crate) fn pieces(
             Some(20),
         );
     }
+    if level == ContextLevel::TypesHeaders && prefix == PrefixMode::Item {
+        // The file's own short definitions, as the code before the item: what the whole
+        // file would show of them, without the rest. Dropped before their header lines.
+        for h in &parts.headers {
+            if let Some(d) = &h.definition {
+                let score = 29 + h.score / 20;
+                add(
+                    format!("definition {}", h.name),
+                    Block::Definitions,
+                    d.clone(),
+                    Some(score),
+                );
+            }
+        }
+    }
     let (label, text) = match prefix {
         PrefixMode::Item => ("item", &parts.item_before),
         PrefixMode::File => ("file", &parts.before),
@@ -296,6 +313,10 @@ pub(crate) fn render(pieces: &[Piece], keep: &[bool]) -> String {
         out.push_str("{- ");
         out.push_str(&sanitise(&notes.join("\n")));
         out.push_str("\n-}\n");
+    }
+    for d in kept().filter(|p| p.block == Block::Definitions) {
+        out.push_str(&d.text);
+        out.push_str("\n\n");
     }
     if let Some(prefix) = kept().find(|p| p.block == Block::Prefix) {
         out.push_str(&prefix.text);
@@ -363,6 +384,10 @@ mod tests {
                 signature: "qc_label_from_sensor : string -> Result string string".into(),
                 module: None,
                 score: 200,
+                definition: Some(
+                    "fn qc_label_from_sensor : string -> Result string string = \\raw -> Ok raw"
+                        .into(),
+                ),
             }],
             calls: vec!["parse_ph : string -> Result f32 string".into()],
             item_before: "let qc_label : Result string string = ".into(),
@@ -448,16 +473,18 @@ mod tests {
                 "calls parse_ph",
                 "expected type",
                 "after",
+                "definition qc_label_from_sensor",
                 "item"
             ]
         );
         // Lower budgets drop more, always in the order of the scores (primer 10, the text
-        // after the hole 20, the call 28, the header 40, the types 80 and 90), never
-        // cutting a part, and always keep the hole's type and the item.
+        // after the hole 20, the call 28, the definition 39, the header 40, the types 80
+        // and 90), never cutting a part, and always keep the hole's type and the item.
         let order = [
             "primer",
             "after",
             "calls parse_ph",
+            "definition qc_label_from_sensor",
             "header qc_label_from_sensor",
             "type S.Unit",
             "type Reading",

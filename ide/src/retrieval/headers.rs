@@ -17,7 +17,7 @@ use rex_compiler::types::Ty;
 use crate::catalog::is_user_visible;
 use crate::context::Context;
 use crate::fit::{after_args, arrows, is_bare_variable, is_uninformative, Fit};
-use crate::limits::{MAX_HEADERS, MAX_HEADER_ARGS};
+use crate::limits::{MAX_DEFINITION_LINES, MAX_HEADERS, MAX_HEADER_ARGS};
 use rex_compiler::check::spelling::Spelling;
 
 /// One relevant header.
@@ -30,6 +30,9 @@ pub struct Header {
     pub module: Option<String>,
     /// Higher is more relevant.
     pub score: i32,
+    /// The declaration as written, for a short one of the file itself (a model reads a
+    /// definition as code, and a body says more than a type).
+    pub definition: Option<String>,
 }
 
 /// The best headers, best first, capped.
@@ -99,11 +102,16 @@ pub fn relevant_headers(ctx: &Context<'_>, targets: &[Ty], spelling: &Spelling) 
                 .map(|(path, _)| path.clone()),
             _ => None,
         };
+        let definition = match origin.file {
+            FileRef::Root => short_definition(ctx, origin.index),
+            _ => None,
+        };
         let header = Header {
             name: name.to_string(),
             signature: format!("{name} : {}", spelling.scheme(scheme)),
             module,
             score,
+            definition,
         };
         scored.push((score, distance, header));
     }
@@ -173,4 +181,12 @@ fn mentions_user_type(t: &Ty, user_heads: &[&str]) -> bool {
 /// `List a` is).
 fn says_nothing(t: &Ty) -> bool {
     is_bare_variable(t) || is_uninformative(t) || is_bare_variable(t.spine().0)
+}
+
+/// The text of the file's item `index` when it has at most `MAX_DEFINITION_LINES` lines.
+fn short_definition(ctx: &Context<'_>, index: u32) -> Option<String> {
+    let item = ctx.doc.item(index as usize)?;
+    let source = ctx.doc.item_source(item).0;
+    let source = source.trim();
+    (source.lines().count() <= MAX_DEFINITION_LINES).then(|| source.to_string())
 }
