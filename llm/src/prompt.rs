@@ -134,6 +134,11 @@ let names : List string = map (\\p -> p.name) people in
 let older : Person = { p with { age = p.age + 1 } } in
 let label : string = if ok then \"yes\" else \"no\" in";
 
+/// Definitions of headers shown as code, at most, and how far below the best header's score
+/// a header may be for its definition to be shown.
+const MAX_DEFINITIONS: usize = 3;
+const DEFINITION_SCORE_STEP: i32 = 10;
+
 /// Lines of the text after the hole shown to the model.
 const AFTER_LINES: usize = 6;
 
@@ -266,9 +271,17 @@ pub(crate) fn pieces(
         );
     }
     if level == ContextLevel::TypesHeaders && prefix == PrefixMode::Item {
-        // The file's own short definitions, as the code before the item: what the whole
-        // file would show of them, without the rest. Dropped before their header lines.
-        for h in &parts.headers {
+        // The file's own short definitions of the best headers (those within a step of
+        // the best score), as the code before the item: what the whole file would show of
+        // them, without the rest. Bodies of the lesser ones would only teach the model
+        // their literals. Dropped before their header lines.
+        let best = parts.headers.first().map_or(0, |h| h.score);
+        let near_best = parts
+            .headers
+            .iter()
+            .filter(|h| h.score + DEFINITION_SCORE_STEP >= best)
+            .take(MAX_DEFINITIONS);
+        for h in near_best {
             if let Some(d) = &h.definition {
                 let score = 29 + h.score / 20;
                 add(
