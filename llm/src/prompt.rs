@@ -329,7 +329,7 @@ pub(crate) fn render(pieces: &[Piece], keep: &[bool]) -> String {
     }
     for d in kept().filter(|p| p.block == Block::Definitions) {
         out.push_str(&d.text);
-        out.push_str("\n\n");
+        out.push('\n');
     }
     if let Some(prefix) = kept().find(|p| p.block == Block::Prefix) {
         out.push_str(&prefix.text);
