@@ -3,7 +3,7 @@ of 100, 1,000 and 10,000 lines (generate.py: unrelated code, then the pH program
 LLMS guide), with the default static context (`--prefix item`) and with the whole file
 before the hole (`--prefix file`), side by side. Prints, per run, the prompt's tokens, the
 seconds the fill took (the whole fill loop of the hole, model loading aside), the first fill
-and whether it is the intended one, and the ratio of each size's prompt and time to the
+and whether it is the intended call (parentheses aside), and the ratio of each size's prompt and time to the
 smallest's.
 
     python3 bench/fill_scale/run.py --rex target/release/rex [--sizes 100,1000,10000]
@@ -79,7 +79,8 @@ def main():
                     continue
                 best = min(ok, key=lambda r: r["seconds"])
                 b = base.setdefault(prefix, best)
-                mark = "ok" if best["first"] == INTENDED else "other"
+                plain = " ".join((best["first"] or "").replace("(", " ").replace(")", " ").split())
+                mark = "intended" if plain == INTENDED else "other"
                 print(f"{n:>6} {prefix:>6} {best['prompt']:>13} {best['seconds']:>8.1f} "
                       f"{best['prompt'] / b['prompt']:>8.2f} {best['seconds'] / b['seconds']:>7.2f}"
                       f"  {best['first']} ({mark}, {best['fills']} fills)")
