@@ -37,6 +37,11 @@ pub fn is_user_visible(name: &str) -> bool {
     first_ok && chars.all(|c| c.is_alphanumeric() || c == '_') && !name.starts_with("prim_")
 }
 
+/// `is_user_visible` of a name as a file spells it, `M.x` through a module alias included.
+pub fn is_user_visible_spelling(name: &str) -> bool {
+    is_user_visible(name.rsplit('.').next().unwrap_or(name))
+}
+
 /// Every offerable global: the user's (those of the checked file nearest to item `near`
 /// first, then the modules' by position, back in declaration order once chosen), capped at
 /// `MAX_SCANNED_SCHEMES`, then the prelude's constructors and functions and the class

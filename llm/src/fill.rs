@@ -30,7 +30,7 @@ use serde::Serialize;
 #[cfg(feature = "embedded")]
 use crate::engine::EngineError;
 use crate::oracle::Oracle;
-use crate::prompt::{ContextLevel, PrefixMode, PromptBudget};
+use crate::prompt::{ContextLevel, PrefixMode, PromptBudget, PromptTooLong};
 use crate::remote::RemoteError;
 
 pub use hole::HoleSetup;
@@ -132,7 +132,7 @@ pub struct Stats {
     /// the wall time of its parallel requests, the prompt's evaluation included.
     pub tokens_per_second: f64,
     /// The first round's prompt in tokens (the model's tokenizer on the embedded engine,
-    /// a server's `/tokenize` where it has one, else a conservative estimate).
+    /// a server's tokenizer endpoint where it has one, else a conservative estimate).
     pub prompt_tokens: usize,
     /// Prompt tokens evaluated, summed over rounds (0 for a prompt already in the cache).
     pub prefilled_tokens: usize,
@@ -212,7 +212,7 @@ pub enum FillError {
     Grammar(String),
     /// The prompt's parts that are always kept (the program before the hole: the enclosing
     /// item, or the file with `--prefix file`) need more tokens than the prompt budget.
-    PromptTooLong { needed: usize, budget: usize },
+    PromptTooLong(PromptTooLong),
 }
 
 impl std::fmt::Display for FillError {
@@ -227,12 +227,13 @@ impl std::fmt::Display for FillError {
             FillError::Engine(e) => write!(f, "the model engine failed: {e}"),
             FillError::Remote(e) => write!(f, "{e}"),
             FillError::Grammar(e) => write!(f, "the hole's grammar could not be built: {e}"),
-            FillError::PromptTooLong { needed, budget } => write!(
+            FillError::PromptTooLong(e) => write!(
                 f,
-                "the prompt needs {needed} tokens even with every optional part of the context \
-                 dropped, but its budget is {budget}: raise the budget (`--prompt-budget`, \
+                "the prompt needs {} tokens even with every optional part of the context \
+                 dropped, but its budget is {}: raise the budget (`--prompt-budget`, \
                  `promptBudget`) and the model's context (`--context-size`, `contextSize`), \
-                 or use `--prefix item` where the whole file was asked for"
+                 or use `--prefix item` where the whole file was asked for",
+                e.needed, e.budget
             ),
         }
     }

@@ -337,17 +337,6 @@ pub(crate) fn render(pieces: &[Piece], keep: &[bool]) -> String {
     out
 }
 
-/// The whole prompt, nothing dropped.
-pub fn prompt(
-    parts: &PromptParts,
-    level: ContextLevel,
-    prefix: PrefixMode,
-    feedback: &[Feedback],
-) -> String {
-    let pieces = pieces(parts, level, prefix, feedback);
-    render(&pieces, &vec![true; pieces.len()])
-}
-
 /// The prompt packed under `budget`: parts dropped whole, lowest score first, until it fits.
 pub fn packed(
     parts: &PromptParts,
@@ -409,6 +398,17 @@ mod tests {
                 .into(),
             after: " in\nqc_label\n".into(),
         }
+    }
+
+    /// The whole prompt, nothing dropped.
+    fn prompt(
+        parts: &PromptParts,
+        level: ContextLevel,
+        prefix: PrefixMode,
+        feedback: &[Feedback],
+    ) -> String {
+        let pieces = pieces(parts, level, prefix, feedback);
+        render(&pieces, &vec![true; pieces.len()])
     }
 
     fn all(level: ContextLevel) -> String {

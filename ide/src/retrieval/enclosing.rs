@@ -3,7 +3,7 @@
 
 use rex_compiler::resolve::{item_names, Target, UseKind};
 
-use crate::catalog::is_user_visible;
+use crate::catalog::is_user_visible_spelling;
 use crate::context::Context;
 use crate::limits::MAX_CALLED_SIGNATURES;
 use rex_compiler::check::spelling::Spelling;
@@ -37,10 +37,7 @@ pub fn enclosing(ctx: &Context<'_>, spelling: &Spelling) -> Option<Enclosing> {
             continue;
         }
         let name = u.name.as_str();
-        if seen.contains(&name)
-            || Some(name) == own
-            || !is_user_visible(name.rsplit('.').next().unwrap_or(name))
-        {
+        if seen.contains(&name) || Some(name) == own || !is_user_visible_spelling(name) {
             continue;
         }
         seen.push(name);

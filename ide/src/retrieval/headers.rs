@@ -14,7 +14,7 @@ use rex_compiler::check::{FileRef, ItemRef};
 use rex_compiler::db::program;
 use rex_compiler::types::Ty;
 
-use crate::catalog::is_user_visible;
+use crate::catalog::is_user_visible_spelling;
 use crate::context::Context;
 use crate::fit::{after_args, arrows, is_bare_variable, is_uninformative, Fit};
 use crate::limits::{MAX_DEFINITION_LINES, MAX_HEADERS, MAX_HEADER_ARGS};
@@ -81,8 +81,7 @@ pub fn relevant_headers(ctx: &Context<'_>, targets: &[Ty], spelling: &Spelling) 
     let here = ctx.at.as_ref().map_or(0, |a| a.index as u32);
     let mut scored: Vec<(i32, (bool, u32), Header)> = Vec::new();
     for (name, scheme, origin) in values.chain(ctors).chain(methods) {
-        let bare = name.rsplit('.').next().unwrap_or(name);
-        if !is_user_visible(bare) || Some(&**name) == own {
+        if !is_user_visible_spelling(name) || Some(&**name) == own {
             continue;
         }
         let prelude = origin.is_prelude();

@@ -141,12 +141,8 @@ impl FillLoop {
     ) -> Result<FillLoop, FillError> {
         let not_a_hole = || FillError::NotAHole(ctx.doc.position(ctx.offset));
         let hole = HoleSetup::new(ctx, oracle, opts).ok_or_else(not_a_hole)?;
-        let first = packed(&hole.parts, opts.context, opts.prefix, &[], &budget).map_err(|e| {
-            FillError::PromptTooLong {
-                needed: e.needed,
-                budget: e.budget,
-            }
-        })?;
+        let first = packed(&hole.parts, opts.context, opts.prefix, &[], &budget)
+            .map_err(FillError::PromptTooLong)?;
         let stats = Stats {
             prompt_tokens: first.tokens,
             context_parts: first.parts,
